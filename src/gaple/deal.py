@@ -1,0 +1,154 @@
+"""Deals as data, and a documented seeded shuffle.
+
+A deal says who holds which tiles, which undealt tile is turned up as the starter, which stay
+face down, and which seat is designated to act or lead first. Any deal can be written down and
+replayed; :func:`shuffle_deal` is only a convenience for producing one from a seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from attrs import field, frozen
+
+from gaple.rules import Ruleset
+from gaple.tiles import Tile, tile_set
+
+__all__ = ["Deal", "InvalidDeal", "SplitMix64", "shuffle_deal"]
+
+
+class InvalidDeal(ValueError):
+    """Raised when a deal does not fit its ruleset; the message says what is wrong."""
+
+
+def _hands(value: Iterable[Iterable[Tile]]) -> tuple[tuple[Tile, ...], ...]:
+    return tuple(tuple(sorted(hand)) for hand in value)
+
+
+def _sorted(value: Iterable[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(value))
+
+
+@frozen
+class Deal:
+    """Who holds what at the start of a hand.
+
+    >>> from gaple.tiles import parse_tiles
+    >>> deal = Deal(hands=[parse_tiles("0-1 1-1"), parse_tiles("0-0 1-2")], starter=Tile(0, 2),
+    ...             set_aside=parse_tiles("2-2"))
+    >>> deal.validate(Ruleset(max_pip=2, players=2, hand_size=2))
+    """
+
+    hands: tuple[tuple[Tile, ...], ...] = field(converter=_hands)
+    """Each seat's tiles, sorted."""
+    starter: Tile | None = None
+    """The undealt tile turned face up to begin the line, when tiles remain undealt."""
+    set_aside: tuple[Tile, ...] = field(default=(), converter=_sorted)
+    """The other undealt tiles, face down and out of play."""
+    first_seat: int = 0
+    """The designated seat: drawn by lot for a first hand, the previous winner afterwards.
+
+    With a starter it acts first (rule ``open.starter-seat``); otherwise the lead search starts
+    there (rules ``open.double`` and ``open.any-tile``). The 0-0 lead ignores it.
+    """
+
+    def validate(self, rules: Ruleset) -> None:
+        """Check that the deal fits ``rules``: sizes, the starter, every tile exactly once.
+
+        Raises:
+            InvalidDeal: the first problem found, located by seat or part of the deal.
+        """
+        full = tile_set(rules.max_pip)
+        if len(self.hands) != rules.players:
+            msg = f"the deal has {len(self.hands)} hands, the rules have {rules.players} seats"
+            raise InvalidDeal(msg)
+        seen: dict[Tile, str] = {}
+        parts: list[tuple[str, Sequence[Tile]]] = [
+            (f"seat {seat}", hand) for seat, hand in enumerate(self.hands)
+        ]
+        parts.append(("the starter", () if self.starter is None else (self.starter,)))
+        parts.append(("the set-aside tiles", self.set_aside))
+        for where, tiles in parts:
+            for tile in tiles:
+                if tile not in full.index:
+                    msg = f"{where}: tile {tile} is not in the double-{rules.max_pip} set"
+                    raise InvalidDeal(msg)
+                if tile in seen:
+                    msg = f"{where}: tile {tile} is also in {seen[tile]}"
+                    raise InvalidDeal(msg)
+                seen[tile] = where
+        for seat, hand in enumerate(self.hands):
+            if len(hand) != rules.hand_size:
+                msg = f"seat {seat} holds {len(hand)} tiles, the rules deal {rules.hand_size}"
+                raise InvalidDeal(msg)
+        if rules.has_starter and self.starter is None:
+            msg = f"{rules.undealt} tiles are undealt, so one must be turned up as the starter"
+            raise InvalidDeal(msg)
+        if not rules.has_starter and self.starter is not None:
+            msg = "every tile is dealt, so there can be no starter"
+            raise InvalidDeal(msg)
+        missing = [t for t in full.tiles if t not in seen]
+        if missing:
+            msg = f"tiles missing from the deal: {' '.join(map(str, missing))}"
+            raise InvalidDeal(msg)
+        if not 0 <= self.first_seat < rules.players:
+            msg = f"first_seat {self.first_seat} is not a seat (0..{rules.players - 1})"
+            raise InvalidDeal(msg)
+
+
+class SplitMix64:
+    """The SplitMix64 generator (Steele, Lea and Flood, 2014), used by :func:`shuffle_deal`.
+
+    Chosen because it is a few lines in any language, so another implementation can reproduce
+    a seeded deal exactly.
+
+    >>> SplitMix64(0).next()
+    16294208416658607535
+    """
+
+    _MASK = (1 << 64) - 1
+
+    def __init__(self, seed: int) -> None:
+        self._state = seed & self._MASK
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        self._state = (self._state + 0x9E3779B97F4A7C15) & self._MASK
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        return z ^ (z >> 31)
+
+    def below(self, bound: int) -> int:
+        """A number in ``range(bound)``: the next output modulo ``bound``."""
+        return self.next() % bound
+
+
+def shuffle_deal(rules: Ruleset, seed: int, *, first_seat: int | None = None) -> Deal:
+    """Deal from a seeded shuffle, by an algorithm any implementation can reproduce.
+
+    1. Start from the set in canonical order (``0-0, 0-1, ..., N-N``) and a
+       :class:`SplitMix64` seeded with ``seed`` (taken modulo 2**64).
+    2. Fisher-Yates: for ``i`` from the last position down to 1, swap position ``i`` with
+       position ``below(i + 1)``.
+    3. Seat ``s`` takes positions ``s * hand_size`` to ``(s + 1) * hand_size - 1``; the next
+       tile, if any, is the starter; the rest are set aside.
+    4. Unless ``first_seat`` is given, it is ``below(players)``, drawn after the shuffle.
+
+    >>> deal = shuffle_deal(Ruleset(), 1)
+    >>> [len(hand) for hand in deal.hands], deal.starter
+    ([7, 7, 7, 7], None)
+    """
+    rng = SplitMix64(seed)
+    tiles = list(tile_set(rules.max_pip).tiles)
+    for i in range(len(tiles) - 1, 0, -1):
+        j = rng.below(i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    size = rules.hand_size
+    dealt = rules.players * size
+    hands = [tiles[seat * size : (seat + 1) * size] for seat in range(rules.players)]
+    starter = tiles[dealt] if rules.has_starter else None
+    seat = rng.below(rules.players) if first_seat is None else first_seat
+    deal = Deal(hands=hands, starter=starter, set_aside=tiles[dealt + 1 :], first_seat=seat)
+    deal.validate(rules)
+    return deal

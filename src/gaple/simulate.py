@@ -1,0 +1,33 @@
+"""Random play: finish a hand with uniformly random legal moves, reproducibly from a seed.
+
+Used by the command line, the benchmarks and the property tests. The choice at each step is
+``legal_moves(state)[rng.below(len(moves))]`` with a :class:`~gaple.deal.SplitMix64`, so any
+implementation can replay a seeded game move for move.
+"""
+
+from __future__ import annotations
+
+from gaple.deal import SplitMix64, shuffle_deal
+from gaple.rules import Ruleset
+from gaple.state import State, apply, legal_moves, new_hand
+
+__all__ = ["play_out", "random_hand"]
+
+
+def play_out(state: State, rng: SplitMix64) -> State:
+    """Play random legal moves until the hand ends."""
+    while True:
+        moves = legal_moves(state)
+        if not moves:
+            return state
+        state = apply(state, moves[rng.below(len(moves))])
+
+
+def random_hand(rules: Ruleset, seed: int) -> State:
+    """Deal from ``seed`` (:func:`~gaple.deal.shuffle_deal`) and play it out with random moves.
+
+    The moves are drawn from a second generator seeded with ``seed + 1``, so the deal of a
+    seed does not depend on how long the hand lasts.
+    """
+    state = new_hand(rules, shuffle_deal(rules, seed))
+    return play_out(state, SplitMix64(seed + 1))

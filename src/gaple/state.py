@@ -1,0 +1,593 @@
+"""The hand as an immutable state machine: moves, legal moves, apply, end of hand.
+
+A :class:`State` is a frozen value. :func:`apply` takes a state and a move and returns the next
+state, or raises :class:`IllegalMove` naming the error code and the rule broken; nothing is ever
+modified in place, so every earlier state stays valid.
+
+>>> from gaple.presets import ruleset
+>>> from gaple.deal import shuffle_deal
+>>> rules = ruleset("pagat-4x7")
+>>> state = new_hand(rules, shuffle_deal(rules, seed=7))
+>>> legal_moves(state)      # the holder of 0-0 must lead it (open.double-blank)
+(Lead(Tile(0, 0)),)
+>>> state = apply(state, Lead(Tile(0, 0)))
+>>> state.ends, state.to_act
+((0, 0), 3)
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Iterable
+
+import attrs
+from attrs import frozen
+
+from gaple.deal import Deal
+from gaple.rules import BlockedAction, LeadRule, Ruleset, lead_tiles
+from gaple.tiles import Tile, TileSet, iter_bits, tile_set
+
+__all__ = [
+    "ERROR_CODES",
+    "Action",
+    "Discard",
+    "End",
+    "Ending",
+    "IllegalMove",
+    "Lead",
+    "Move",
+    "MoveSyntaxError",
+    "Pass",
+    "Place",
+    "State",
+    "apply",
+    "is_legal",
+    "legal_moves",
+    "new_hand",
+    "parse_move",
+    "replay",
+    "to_act",
+    "verify",
+]
+
+
+class End(enum.Enum):
+    """An end of the line, named explicitly: never by the pip value it shows."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+
+@frozen(repr=False)
+class Lead:
+    """Lead ``tile`` onto the empty table (rule ``open.lead``)."""
+
+    tile: Tile
+
+    def __str__(self) -> str:
+        return f"lead {self.tile}"
+
+    def __repr__(self) -> str:
+        return f"Lead({self.tile!r})"
+
+
+@frozen(repr=False)
+class Place:
+    """Place ``tile`` on ``end`` of the line (rule ``play.match-end``)."""
+
+    tile: Tile
+    end: End
+
+    def __str__(self) -> str:
+        return f"place {self.tile} {self.end.value}"
+
+    def __repr__(self) -> str:
+        return f"Place({self.tile!r}, End.{self.end.name})"
+
+
+@frozen(repr=False)
+class Pass:
+    """Pass, having no tile that fits (rule ``block.pass``)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return "Pass()"
+
+
+@frozen(repr=False)
+class Discard:
+    """Discard ``tile`` face down, having no tile that fits (rule ``block.discard``)."""
+
+    tile: Tile
+
+    def __str__(self) -> str:
+        return f"discard {self.tile}"
+
+    def __repr__(self) -> str:
+        return f"Discard({self.tile!r})"
+
+
+Move = Lead | Place | Pass | Discard
+"""Any action a seat can take."""
+
+
+class MoveSyntaxError(ValueError):
+    """Raised when a text cannot be read as a move."""
+
+
+def parse_move(text: str) -> Move:
+    """Read a move: ``lead 0-0``, ``place 6-3 left``, ``pass``, ``discard 4-4``.
+
+    >>> parse_move("place 3-6 right")
+    Place(Tile(3, 6), End.RIGHT)
+
+    Raises:
+        MoveSyntaxError: the text is not one of the four forms.
+    """
+    words = text.split()
+    try:
+        match words:
+            case ["pass"]:
+                return Pass()
+            case ["lead", tile]:
+                return Lead(Tile.parse(tile))
+            case ["discard", tile]:
+                return Discard(Tile.parse(tile))
+            case ["place", tile, end]:
+                return Place(Tile.parse(tile), End(end))
+    except ValueError as error:
+        msg = f"cannot read move {text!r}: {error}"
+        raise MoveSyntaxError(msg) from None
+    msg = f"cannot read move {text!r}: write 'lead T', 'place T left|right', 'pass' or 'discard T'"
+    raise MoveSyntaxError(msg)
+
+
+@frozen
+class Action:
+    """A move together with the seat that made it."""
+
+    seat: int
+    move: Move
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.move}"
+
+
+class Ending(enum.Enum):
+    """How a hand ended."""
+
+    OUT = "out"
+    """A seat has no tiles left (rule ``end.out``)."""
+    BLOCKED = "blocked"
+    """No seat holding tiles can place (rule ``end.blocked``)."""
+
+
+ERROR_CODES: dict[str, tuple[tuple[str, ...], str]] = {
+    "hand-over": (("end.final",), "the hand has ended"),
+    "wrong-seat": (("turn.order",), "another seat is to act"),
+    "line-started": (("open.lead",), "a lead is only possible on an empty table"),
+    "lead-required": (("open.lead",), "the table is empty: the opener must lead"),
+    "not-in-hand": (("play.in-hand",), "the tile is not in the acting seat's hand"),
+    "illegal-lead": (
+        ("open.double-blank", "open.double", "open.any-tile", "open.forbidden"),
+        "the opening rule does not allow this tile to be led",
+    ),
+    "no-match": (("play.match-end",), "the tile shows no half matching the named end"),
+    "must-place": (("turn.forced-play",), "a tile fits, so the seat must place one"),
+    "pass-not-allowed": (("block.discard",), "under the discard option a stuck seat discards"),
+    "discard-not-allowed": (("block.pass",), "under the pass option a stuck seat passes"),
+}
+"""Every error code: the rule IDs it can name and what it means.
+
+Checks run in this order and the first failure is reported: ``hand-over``, ``wrong-seat``;
+then for a lead ``line-started``, ``not-in-hand``, ``illegal-lead``; for a placement
+``lead-required``, ``not-in-hand``, ``no-match``; for a pass ``lead-required``,
+``pass-not-allowed``, ``must-place``; for a discard ``lead-required``, ``discard-not-allowed``,
+``not-in-hand``, ``must-place``.
+"""
+
+
+class IllegalMove(ValueError):
+    """An action the rules do not allow, with a stable error code and the rule it breaks."""
+
+    def __init__(self, code: str, rule_id: str, message: str) -> None:
+        super().__init__(f"{message} [{rule_id}]")
+        self.code = code
+        """One of :data:`ERROR_CODES`."""
+        self.rule_id = rule_id
+        """The ID of the rule broken (see :mod:`gaple.registry`)."""
+        self.message = message
+        """What went wrong, in words."""
+
+
+@frozen
+class _Tables:
+    """Per-set lookup tables and the move objects, built once per set."""
+
+    tiles: TileSet
+    lead: tuple[Lead, ...]
+    place: tuple[tuple[Place, Place], ...]
+    discard: tuple[Discard, ...]
+
+
+@functools.cache
+def _tables(max_pip: int) -> _Tables:
+    full = tile_set(max_pip)
+    return _Tables(
+        tiles=full,
+        lead=tuple(Lead(t) for t in full.tiles),
+        place=tuple((Place(t, End.LEFT), Place(t, End.RIGHT)) for t in full.tiles),
+        discard=tuple(Discard(t) for t in full.tiles),
+    )
+
+
+_PASS = Pass()
+
+
+@frozen
+class State:
+    """One moment of a hand, from the deal to its end; build it with :func:`new_hand`.
+
+    Groups of tiles are bitsets over the set's canonical order (see :mod:`gaple.tiles`);
+    :meth:`hand`, :meth:`discards` and :meth:`line_tiles` give them as tiles.
+    """
+
+    rules: Ruleset
+    """The options in force."""
+    deal: Deal
+    """The deal this hand started from."""
+    first_hand: bool
+    """Whether this is a match's first hand (which lead rule applies)."""
+    opener: int
+    """The seat that leads, or with a starter acts first."""
+    hand_masks: tuple[int, ...]
+    """Each seat's tiles still in hand."""
+    discard_masks: tuple[int, ...]
+    """Each seat's face-down discards."""
+    line: tuple[tuple[int, int], ...]
+    """The placed tiles from left to right, each as (left half, right half)."""
+    line_mask: int
+    """The tiles in the line."""
+    to_act: int | None
+    """The seat to act; ``None`` once the hand has ended."""
+    history: tuple[Action, ...]
+    """Every action so far, in order."""
+    ending: Ending | None
+    """How the hand ended, or ``None`` while it goes on."""
+
+    @property
+    def tiles(self) -> TileSet:
+        """The tile set in play."""
+        return tile_set(self.rules.max_pip)
+
+    @property
+    def ends(self) -> tuple[int, int] | None:
+        """The numbers on the open left and right ends, or ``None`` on an empty table."""
+        if not self.line:
+            return None
+        return self.line[0][0], self.line[-1][1]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended."""
+        return self.ending is not None
+
+    def hand(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` holds, in canonical order."""
+        return self.tiles.unpack(self.hand_masks[seat])
+
+    def discards(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` discarded face down, in canonical order."""
+        return self.tiles.unpack(self.discard_masks[seat])
+
+    def line_tiles(self) -> tuple[Tile, ...]:
+        """The tiles in the line, from left to right."""
+        return tuple(Tile(a, b) for a, b in self.line)
+
+    @property
+    def set_aside(self) -> tuple[Tile, ...]:
+        """The undealt tiles kept face down (never in play)."""
+        return self.deal.set_aside
+
+    @property
+    def last_placer(self) -> int | None:
+        """The seat that put down the last tile of the line (the blocker of a blocked hand).
+
+        ``None`` when no seat has led or placed yet.
+        """
+        for action in reversed(self.history):
+            if isinstance(action.move, Lead | Place):
+                return action.seat
+        return None
+
+    @property
+    def out_seat(self) -> int | None:
+        """The seat that went out, when the hand ended that way."""
+        if self.ending is Ending.OUT:
+            return self.history[-1].seat
+        return None
+
+
+def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
+    """The state at the start of a hand.
+
+    With a starter the line begins with it, low half on the left, and the deal's designated
+    seat acts first (``deal.starter``, ``open.starter-seat``). Otherwise the opener is the
+    first seat, from the designated one in turn order, holding a tile the lead rule allows
+    (``open.double-blank``, ``open.double``, ``open.any-tile``, ``open.forbidden``).
+
+    Raises:
+        gaple.deal.InvalidDeal: the deal does not fit the rules.
+    """
+    deal.validate(rules)
+    full = tile_set(rules.max_pip)
+    hands = tuple(full.mask(hand) for hand in deal.hands)
+    no_discards = (0,) * rules.players
+    if deal.starter is not None:
+        line = ((deal.starter.low, deal.starter.high),)
+        line_mask = 1 << full.index[deal.starter]
+        opener = deal.first_seat
+        stuck = not _anyone_can_place(full, hands, line[0][0], line[-1][1])
+        return State(
+            rules=rules,
+            deal=deal,
+            first_hand=first_hand,
+            opener=opener,
+            hand_masks=hands,
+            discard_masks=no_discards,
+            line=line,
+            line_mask=line_mask,
+            to_act=None if stuck else opener,
+            history=(),
+            ending=Ending.BLOCKED if stuck else None,
+        )
+    allowed = _lead_mask(rules, first_hand=first_hand)
+    opener = next(
+        seat
+        for k in range(rules.players)
+        if hands[seat := (deal.first_seat + k) % rules.players] & allowed
+    )
+    return State(
+        rules=rules,
+        deal=deal,
+        first_hand=first_hand,
+        opener=opener,
+        hand_masks=hands,
+        discard_masks=no_discards,
+        line=(),
+        line_mask=0,
+        to_act=opener,
+        history=(),
+        ending=None,
+    )
+
+
+@functools.cache
+def _lead_mask_cached(max_pip: int, lead: LeadRule, forbidden: frozenset[Tile]) -> int:
+    return tile_set(max_pip).mask(lead_tiles(lead, max_pip) - forbidden)
+
+
+def _lead_mask(rules: Ruleset, *, first_hand: bool) -> int:
+    lead = rules.lead_rule(first_hand=first_hand)
+    return _lead_mask_cached(rules.max_pip, lead, rules.forbidden_leads)
+
+
+def _anyone_can_place(full: TileSet, hands: tuple[int, ...], left: int, right: int) -> bool:
+    playable = full.suit[left] | full.suit[right]
+    return any(hand & playable for hand in hands)
+
+
+def to_act(state: State) -> int | None:
+    """The seat whose turn it is, or ``None`` once the hand has ended (rule ``turn.order``)."""
+    return state.to_act
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every move the seat to act may make, in a fixed order.
+
+    Order: leads by tile; else placements by tile, left end before right; else the pass, or
+    the discards by tile. Tiles order as in :class:`~gaple.tiles.Tile`. Empty once the hand
+    is over. Exactly the moves :func:`apply` accepts.
+    """
+    seat = state.to_act
+    if seat is None:
+        return ()
+    tables = _tables(state.rules.max_pip)
+    hand = state.hand_masks[seat]
+    if not state.line:
+        allowed = hand & _lead_mask(state.rules, first_hand=state.first_hand)
+        return tuple(tables.lead[i] for i in iter_bits(allowed))
+    suit = tables.tiles.suit
+    left_suit = suit[state.line[0][0]]
+    right_suit = suit[state.line[-1][1]]
+    fitting = hand & (left_suit | right_suit)
+    if fitting:
+        moves: list[Move] = []
+        for i in iter_bits(fitting):
+            bit = 1 << i
+            if bit & left_suit:
+                moves.append(tables.place[i][0])
+            if bit & right_suit:
+                moves.append(tables.place[i][1])
+        return tuple(moves)
+    if state.rules.blocked_action is BlockedAction.PASS:
+        return (_PASS,)
+    return tuple(tables.discard[i] for i in iter_bits(hand))
+
+
+def _error(state: State, move: Move, seat: int | None) -> IllegalMove | None:
+    """The first rule ``move`` breaks, in the order documented at :data:`ERROR_CODES`."""
+    acting = state.to_act
+    if acting is None:
+        return IllegalMove("hand-over", "end.final", f"the hand has ended ({state.ending})")
+    if seat is not None and seat != acting:
+        return IllegalMove("wrong-seat", "turn.order", f"seat {acting} is to act, not {seat}")
+    tables = _tables(state.rules.max_pip)
+    full = tables.tiles
+    hand = state.hand_masks[acting]
+    empty = not state.line
+    if isinstance(move, Lead):
+        if not empty:
+            return IllegalMove("line-started", "open.lead", f"cannot lead {move.tile}: {_LINE}")
+        if not hand & _bit(full, move.tile):
+            return _not_in_hand(acting, move.tile)
+        return _lead_error(state, move.tile)
+    if empty:
+        return IllegalMove(
+            "lead-required", "open.lead", f"the table is empty: seat {acting} must lead a tile"
+        )
+    if isinstance(move, Place):
+        if not hand & _bit(full, move.tile):
+            return _not_in_hand(acting, move.tile)
+        end = state.line[0][0] if move.end is End.LEFT else state.line[-1][1]
+        if not move.tile.has(end):
+            return IllegalMove(
+                "no-match",
+                "play.match-end",
+                f"{move.tile} has no half showing {end}, the {move.end.value} end",
+            )
+        return None
+    discarding = isinstance(move, Discard)
+    blocked_action = state.rules.blocked_action
+    if discarding and blocked_action is BlockedAction.PASS:
+        return IllegalMove(
+            "discard-not-allowed", "block.pass", "under the pass option a stuck seat passes"
+        )
+    if not discarding and blocked_action is BlockedAction.DISCARD:
+        return IllegalMove(
+            "pass-not-allowed", "block.discard", "under the discard option a stuck seat discards"
+        )
+    if isinstance(move, Discard) and not hand & _bit(full, move.tile):
+        return _not_in_hand(acting, move.tile)
+    playable = full.suit[state.line[0][0]] | full.suit[state.line[-1][1]]
+    fitting = hand & playable
+    if fitting:
+        example = full.tiles[next(iter_bits(fitting))]
+        return IllegalMove(
+            "must-place", "turn.forced-play", f"seat {acting} can place {example}, so must place"
+        )
+    return None
+
+
+_LINE = "the line has already begun"
+
+
+def _bit(full: TileSet, tile: Tile) -> int:
+    index = full.index.get(tile)
+    return 0 if index is None else 1 << index
+
+
+def _not_in_hand(seat: int, tile: Tile) -> IllegalMove:
+    return IllegalMove("not-in-hand", "play.in-hand", f"seat {seat} does not hold {tile}")
+
+
+def _lead_error(state: State, tile: Tile) -> IllegalMove | None:
+    rules = state.rules
+    if tile in rules.forbidden_leads:
+        return IllegalMove("illegal-lead", "open.forbidden", f"{tile} may not be led (house rule)")
+    lead = rules.lead_rule(first_hand=state.first_hand)
+    if tile in lead_tiles(lead, rules.max_pip):
+        return None
+    wanted = "0-0" if lead is LeadRule.DOUBLE_BLANK else "a double"
+    return IllegalMove(
+        "illegal-lead", lead.rule_id, f"{tile} cannot open: the lead must be {wanted}"
+    )
+
+
+def verify(state: State, move: Move, seat: int | None = None) -> None:
+    """Check ``move`` for the seat to act (and, if given, that ``seat`` is that seat).
+
+    Raises:
+        IllegalMove: the first rule the move breaks (order at :data:`ERROR_CODES`).
+    """
+    error = _error(state, move, seat)
+    if error is not None:
+        raise error
+
+
+def is_legal(state: State, move: Move, seat: int | None = None) -> bool:
+    """Whether :func:`apply` would accept ``move``."""
+    return _error(state, move, seat) is None
+
+
+def apply(state: State, move: Move, seat: int | None = None) -> State:
+    """The state after the seat to act makes ``move``; ``state`` itself is unchanged.
+
+    The hand ends at once when the mover has no tiles left (``end.out``) or, after a tile is
+    put down, when no seat holding tiles can place (``end.blocked``).
+
+    Raises:
+        IllegalMove: the first rule the move breaks (order at :data:`ERROR_CODES`).
+    """
+    verify(state, move, seat)
+    return _advance(state, move)
+
+
+def _advance(state: State, move: Move) -> State:
+    acting = state.to_act
+    assert acting is not None  # guaranteed by verify
+    full = tile_set(state.rules.max_pip)
+    hands = state.hand_masks
+    discards = state.discard_masks
+    line = state.line
+    line_mask = state.line_mask
+    if isinstance(move, Pass):
+        return attrs.evolve(
+            state,
+            to_act=(acting + 1) % state.rules.players,
+            history=(*state.history, Action(acting, move)),
+        )
+    bit = 1 << full.index[move.tile]
+    hand = hands[acting] & ~bit
+    hands = (*hands[:acting], hand, *hands[acting + 1 :])
+    if isinstance(move, Discard):
+        mine = discards[acting] | bit
+        discards = (*discards[:acting], mine, *discards[acting + 1 :])
+        blocked = False
+    else:
+        tile = move.tile
+        if isinstance(move, Lead):
+            line = ((tile.low, tile.high),)
+        elif move.end is End.LEFT:
+            end = line[0][0]
+            line = ((tile.other(end), end), *line)
+        else:
+            end = line[-1][1]
+            line = (*line, (end, tile.other(end)))
+        line_mask |= bit
+        blocked = not _anyone_can_place(full, hands, line[0][0], line[-1][1])
+    ending = Ending.OUT if not hand else Ending.BLOCKED if blocked else None
+    return State(
+        rules=state.rules,
+        deal=state.deal,
+        first_hand=state.first_hand,
+        opener=state.opener,
+        hand_masks=hands,
+        discard_masks=discards,
+        line=line,
+        line_mask=line_mask,
+        to_act=None if ending else (acting + 1) % state.rules.players,
+        history=(*state.history, Action(acting, move)),
+        ending=ending,
+    )
+
+
+def replay(
+    rules: Ruleset, deal: Deal, moves: Iterable[Move | Action], *, first_hand: bool = True
+) -> State:
+    """Play ``moves`` from the start of a hand; an :class:`Action` also checks its seat.
+
+    Raises:
+        gaple.deal.InvalidDeal: the deal does not fit the rules.
+        IllegalMove: a move breaks a rule.
+    """
+    state = new_hand(rules, deal, first_hand=first_hand)
+    for item in moves:
+        if isinstance(item, Action):
+            state = apply(state, item.move, item.seat)
+        else:
+            state = apply(state, item)
+    return state
