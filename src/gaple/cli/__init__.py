@@ -1,0 +1,56 @@
+"""The ``gaple`` command line: one module per subcommand, each with a ``register`` function.
+
+Every failure a user can cause (an unknown variant, a bad option, an unreadable file) ends with
+one line on standard error and exit status 2; a command's own verdict (for example "does not
+conform") uses status 1. No traceback reaches the user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn, cast
+
+from gaple.cli import play, variants
+from gaple.cli.common import UsageError
+
+__all__ = ["UsageError", "main"]
+
+Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+
+SUBCOMMANDS: tuple[Register, ...] = (variants.register, play.register)
+"""Each subcommand module's ``register``; a new subcommand adds its module here."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with every subcommand registered."""
+    parser = _Parser(prog="gaple", description="The executable rules specification of Gaple.")
+    subparsers = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", required=True, parser_class=_Parser),
+    )
+    for register in SUBCOMMANDS:
+        register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except UsageError as error:
+        print(f"gaple {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return status

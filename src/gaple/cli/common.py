@@ -1,0 +1,74 @@
+"""Helpers shared by the subcommands: variant and option arguments, output formats."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from gaple.io import FormatError, rules_from_json, rules_to_json
+from gaple.presets import UnknownPreset, find_preset
+from gaple.rules import Ruleset
+
+__all__ = ["UsageError", "add_format", "add_variant", "dump_json", "rules_from_args"]
+
+
+class UsageError(Exception):
+    """A user mistake: reported as one line and exit status 2."""
+
+
+def add_variant(parser: argparse.ArgumentParser) -> None:
+    """``--variant NAME`` and repeatable ``--set OPTION=VALUE`` overrides."""
+    parser.add_argument(
+        "--variant", default="pagat-4x7", help="preset name or alias (default: pagat-4x7)"
+    )
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="override one option; VALUE is JSON (true, 3, null) or a bare word (pass)",
+    )
+
+
+def add_format(parser: argparse.ArgumentParser) -> None:
+    """``--format text|json``."""
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def rules_from_args(args: argparse.Namespace) -> Ruleset:
+    """The preset named by ``--variant`` with the ``--set`` overrides applied.
+
+    Raises:
+        UsageError: an unknown preset, a malformed override or unplayable options.
+    """
+    try:
+        preset = find_preset(args.variant)
+    except UnknownPreset as error:
+        raise UsageError(str(error)) from None
+    options = rules_to_json(preset.rules)
+    for text in args.overrides:
+        name, sep, raw = text.partition("=")
+        if not sep:
+            msg = f"--set {text!r}: write OPTION=VALUE, for example blocked_action=pass"
+            raise UsageError(msg)
+        options[name.strip()] = _value(raw.strip())
+    try:
+        return rules_from_json(options, path="options")
+    except FormatError as error:
+        raise UsageError(str(error)) from None
+
+
+def _value(raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        if "," in raw:
+            return [part.strip() for part in raw.split(",") if part.strip()]
+        return raw
+
+
+def dump_json(data: Any) -> str:
+    """Pretty JSON with a stable key order."""
+    return json.dumps(data, indent=2, ensure_ascii=False)
