@@ -19,7 +19,7 @@ from gaple.io import (
     state_to_json,
 )
 from gaple.presets import PRESETS, ruleset
-from gaple.rules import Ruleset
+from gaple.rules import LeadRule, Ruleset
 from gaple.simulate import random_hand
 from gaple.tiles import Tile
 
@@ -40,7 +40,7 @@ def test_rules_json_round_trips(name: str) -> None:
 
 
 def test_rules_json_round_trips_a_forbidden_lead() -> None:
-    rules = Ruleset(forbidden_leads={Tile(6, 6)}, first_lead="any-tile")
+    rules = Ruleset(forbidden_leads=frozenset({Tile(6, 6)}), first_lead=LeadRule.ANY_TILE)
     data = rules_to_json(rules)
     assert data["forbidden_leads"] == ["6-6"]
     assert rules_from_json(data) == rules
