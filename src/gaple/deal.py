@@ -149,6 +149,4 @@ def shuffle_deal(rules: Ruleset, seed: int, *, first_seat: int | None = None) ->
     hands = [tiles[seat * size : (seat + 1) * size] for seat in range(rules.players)]
     starter = tiles[dealt] if rules.has_starter else None
     seat = rng.below(rules.players) if first_seat is None else first_seat
-    deal = Deal(hands=hands, starter=starter, set_aside=tiles[dealt + 1 :], first_seat=seat)
-    deal.validate(rules)
-    return deal
+    return Deal(hands=hands, starter=starter, set_aside=tiles[dealt + 1 :], first_seat=seat)

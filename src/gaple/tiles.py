@@ -35,7 +35,7 @@ def _check_pip(value: int) -> int:
     return value
 
 
-@frozen(order=True, repr=False)
+@frozen(order=False, repr=False, cache_hash=True)
 class Tile:
     """An unordered pair of pip values, stored with the lower value first.
 
@@ -104,6 +104,28 @@ class Tile:
 
     def __repr__(self) -> str:
         return f"Tile({self.low}, {self.high})"
+
+    # Hand-written comparisons: attrs' generated ones build tuples through a generic helper,
+    # which made sorting hands the most expensive step of dealing.
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return (self.low, self.high) < (other.low, other.high)
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return (self.low, self.high) <= (other.low, other.high)
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return (self.low, self.high) > (other.low, other.high)
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return (self.low, self.high) >= (other.low, other.high)
 
 
 def parse_tiles(text: str | Iterable[str]) -> tuple[Tile, ...]:
