@@ -10,9 +10,10 @@ modified in place, so every earlier state stays valid.
 >>> state = new_hand(rules, shuffle_deal(rules, seed=7))
 >>> legal_moves(state)      # the holder of 0-0 must lead it (open.double-blank)
 (Lead(Tile(0, 0)),)
+>>> opener = state.to_act
 >>> state = apply(state, Lead(Tile(0, 0)))
->>> state.ends, state.to_act
-((0, 0), 3)
+>>> state.ends, state.to_act == (opener + 1) % 4   # the line is 0-0; the next seat acts
+((0, 0), True)
 """
 
 from __future__ import annotations
