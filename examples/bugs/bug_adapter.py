@@ -1,0 +1,58 @@
+"""Protocol v1 adapter for the seeded-bug engines: ``bug_adapter.py --bug NAME``.
+
+Each bug is the example engine (``examples/engine``) with one method changed, in its own
+module whose docstring names the rule it breaks. The conformance runner should catch every
+one of them; ``--list`` prints the bugs and their rule IDs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
+
+import blocked_on_first_pass
+import discards_not_counted
+import opener_ignored
+import pass_while_placement_exists
+import play_after_end
+import ties_by_seat
+import wrong_end
+from adapter import Session, serve
+from gaple_engine import Game
+
+BUGS: dict[str, tuple[type[Game], str]] = {
+    "pass-while-placement-exists": (
+        pass_while_placement_exists.Engine,
+        pass_while_placement_exists.RULE,
+    ),
+    "blocked-on-first-pass": (blocked_on_first_pass.Engine, blocked_on_first_pass.RULE),
+    "discards-not-counted": (discards_not_counted.Engine, discards_not_counted.RULE),
+    "ties-by-seat": (ties_by_seat.Engine, ties_by_seat.RULE),
+    "wrong-end": (wrong_end.Engine, wrong_end.RULE),
+    "opener-ignored": (opener_ignored.Engine, opener_ignored.RULE),
+    "play-after-end": (play_after_end.Engine, play_after_end.RULE),
+}
+"""Every seeded bug: its engine class and the rule ID it breaks."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bug", choices=sorted(BUGS), help="the bug to seed")
+    parser.add_argument("--list", action="store_true", help="list the bugs and exit")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, (_, rule) in sorted(BUGS.items()):
+            print(f"{name}\t{rule}")
+        return 0
+    if args.bug is None:
+        parser.error("give --bug NAME (or --list)")
+    engine, _ = BUGS[args.bug]
+    serve(Session(engine, name=f"example-engine-bug-{args.bug}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
