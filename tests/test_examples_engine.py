@@ -10,6 +10,7 @@ the adapters as subprocesses speaking protocol v1, as the conformance runner doe
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,10 +19,18 @@ from typing import Any
 
 import pytest
 
+# gaple is used only to compare the engine with the specification (the last test).
+from gaple.deal import shuffle_deal
+from gaple.io import rules_to_json
+from gaple.presets import ruleset
+from gaple.state import apply as apply_move
+from gaple.state import legal_moves, new_hand
+
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "examples" / "engine"
 sys.path.insert(0, str(ENGINE))
 
+from adapter import read_move  # noqa: E402
 from gaple_engine import BLOCKED, OUT, Game, Move, Rules, Tile  # noqa: E402
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -552,3 +561,39 @@ def test_su_x10_double_six_never_dead_in_a_blocked_hand() -> None:
     result = game.result()
     assert result.counts[3] == 14
     assert result.points == [0, 25]  # E 1 < S 4: EW score 6 + 1 + 4 + 14
+
+
+# -- the engine against the specification's state machine -----------------------------------
+
+
+@pytest.mark.parametrize("preset", ["pagat-4x7", "pagat-4x6", "pagat-5x5", "suwiki-partnership"])
+def test_engine_agrees_with_the_specification_on_random_hands(preset: str) -> None:
+    """Line and turn rules only: the same deal and the same random legal moves give the same
+    legal moves, line, turn and ending in the engine as in :mod:`gaple.state` (the oracle)."""
+    for seed in range(15):
+        for blocked_action in ("pass", "discard"):
+            rules = ruleset(preset, blocked_action=blocked_action)
+            deal = shuffle_deal(rules, seed)
+            first_hand = seed % 2 == 0
+            options = {**rules_to_json(rules), "forbidden_leads": frozenset()}
+            game = Game(
+                Rules(**options),
+                [[(t.low, t.high) for t in hand] for hand in deal.hands],
+                None if deal.starter is None else (deal.starter.low, deal.starter.high),
+                deal.first_seat,
+                first_hand,
+            )
+            state = new_hand(rules, deal, first_hand=first_hand)
+            choice = random.Random(seed)
+            while True:
+                expected = sorted(str(move) for move in legal_moves(state))
+                assert sorted(str(move) for move in game.legal_moves()) == expected
+                assert (game.to_act(), game.line) == (state.to_act, list(state.line))
+                assert game.ending == (None if state.ending is None else state.ending.value)
+                if state.ending is not None:
+                    break
+                move = choice.choice(legal_moves(state))
+                seat = state.to_act
+                assert seat is not None
+                game.play(seat, read_move(str(move)))
+                state = apply_move(state, move)
