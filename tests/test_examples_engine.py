@@ -228,7 +228,7 @@ def test_engine_adapter_plays_a_hand_to_its_result(engine: Adapter) -> None:
 
 
 def bug(name: str) -> Adapter:
-    adapter = Adapter("examples/bugs/bug_adapter.py", "--bug", name)
+    adapter = Adapter("examples/bugs/adapter.py", "--bug", name)
     assert adapter.ask({"type": "hello", "protocol": 1})["name"].endswith(name)
     return adapter
 

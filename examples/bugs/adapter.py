@@ -1,4 +1,4 @@
-"""Protocol v1 adapter for the seeded-bug engines: ``bug_adapter.py --bug NAME``.
+"""Protocol v1 adapter for the seeded-bug engines: ``python examples/bugs/adapter.py --bug NAME``.
 
 Each bug is the example engine (``examples/engine``) with one method changed, in its own
 module whose docstring names the rule it breaks. The conformance runner should catch every
@@ -11,17 +11,23 @@ import argparse
 import sys
 from pathlib import Path
 
+# examples/ holds the ``bugs`` package; examples/engine goes first so that ``adapter`` is the
+# engine's adapter, not this file.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
 
-import blocked_on_first_pass
-import discards_not_counted
-import opener_ignored
-import pass_while_placement_exists
-import play_after_end
-import ties_by_seat
-import wrong_end
 from adapter import Session, serve
 from gaple_engine import Game
+
+from bugs import (
+    blocked_on_first_pass,
+    discards_not_counted,
+    opener_ignored,
+    pass_while_placement_exists,
+    play_after_end,
+    ties_by_seat,
+    wrong_end,
+)
 
 BUGS: dict[str, tuple[type[Game], str]] = {
     "pass-while-placement-exists": (

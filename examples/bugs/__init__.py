@@ -1,0 +1,1 @@
+"""Seeded-bug variants of the example engine, one classic defect per module."""
