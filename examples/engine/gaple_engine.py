@@ -66,7 +66,7 @@ class Move:
 
     kind: str
     tile: Tile | None = None
-    end: str | None = None
+    end: str = ""
 
     def __str__(self) -> str:
         if self.tile is None:
@@ -255,45 +255,31 @@ class Game:
     def check(self, seat: int, move: Move) -> None:
         """Raise :class:`RuleError` for the first rule ``move`` by ``seat`` breaks.
 
-        The order of the checks is the protocol's: hand over, wrong seat, then per kind of
-        move as written below.
+        The checks run in the protocol's order: hand over, wrong seat; for a lead
+        line-started, not-in-hand, illegal-lead; for a placement lead-required, not-in-hand,
+        no-match; for a pass lead-required, pass-not-allowed, must-place; for a discard
+        lead-required, discard-not-allowed, not-in-hand, must-place.
         """
         self.check_not_over()
         if seat != self.turn:
             raise RuleError("wrong-seat", f"seat {self.turn} is to act, not seat {seat}")
-        hand = self.hands[seat]
-        if move.kind == "lead":
-            if self.line:
-                raise RuleError("line-started", "a lead is only possible on an empty table")
-            assert move.tile is not None
-            if move.tile not in hand:
-                raise RuleError("not-in-hand", f"seat {seat} does not hold {tile_text(move.tile)}")
-            if move.tile not in self.allowed_leads():
-                raise RuleError("illegal-lead", f"{tile_text(move.tile)} may not open this hand")
-            return
-        if not self.line:
+        kind, t = move.kind, move.tile
+        if kind == "lead" and self.line:
+            raise RuleError("line-started", "a lead is only possible on an empty table")
+        if kind != "lead" and not self.line:
             raise RuleError("lead-required", f"the table is empty: seat {seat} must lead")
-        if move.kind == "place":
-            assert move.tile is not None
-            assert move.end is not None
-            if move.tile not in hand:
-                raise RuleError("not-in-hand", f"seat {seat} does not hold {tile_text(move.tile)}")
-            if self.fitting_end(move.tile, move.end) is None:
-                raise RuleError(
-                    "no-match",
-                    f"{tile_text(move.tile)} does not show {self.end_value(move.end)}, "
-                    f"the {move.end} end",
-                )
-            return
-        if move.kind == "pass" and self.rules.blocked_action != "pass":
+        if kind == "pass" and self.rules.blocked_action != "pass":
             raise RuleError("pass-not-allowed", "a seat that cannot place must discard")
-        if move.kind == "discard":
-            if self.rules.blocked_action != "discard":
-                raise RuleError("discard-not-allowed", "a seat that cannot place must pass")
-            assert move.tile is not None
-            if move.tile not in hand:
-                raise RuleError("not-in-hand", f"seat {seat} does not hold {tile_text(move.tile)}")
-        if self.must_place(seat):
+        if kind == "discard" and self.rules.blocked_action != "discard":
+            raise RuleError("discard-not-allowed", "a seat that cannot place must pass")
+        if t is not None and t not in self.hands[seat]:
+            raise RuleError("not-in-hand", f"seat {seat} does not hold {tile_text(t)}")
+        if kind == "lead" and t not in self.allowed_leads():
+            raise RuleError("illegal-lead", f"the opening rule does not allow: {move}")
+        if kind == "place" and t is not None and self.fitting_end(t, move.end) is None:
+            shown = self.end_value(move.end)
+            raise RuleError("no-match", f"{move}: the {move.end} end shows {shown}")
+        if kind in ("pass", "discard") and self.must_place(seat):
             raise RuleError("must-place", f"seat {seat} has a tile that fits, so must place")
 
     def fitting_end(self, t: Tile, end: str) -> str | None:
@@ -306,22 +292,19 @@ class Game:
     def play(self, seat: int, move: Move) -> None:
         """Make ``move`` for ``seat``, or raise :class:`RuleError` leaving the game unchanged."""
         self.check(seat, move)
-        if move.tile is not None:
-            self.hands[seat].remove(move.tile)
-        if move.kind == "lead":
-            assert move.tile is not None
-            self.line = [move.tile]  # open.lead: low half on the left
-            self.last_placer = seat
-        elif move.kind == "place":
-            assert move.tile is not None
-            assert move.end is not None
-            end = self.fitting_end(move.tile, move.end)
-            assert end is not None
-            self.attach(move.tile, end)
-            self.last_placer = seat
-        elif move.kind == "discard":
-            assert move.tile is not None
-            self.discards[seat].append(move.tile)
+        t = move.tile
+        if t is not None:  # every move but a pass takes a tile from the hand
+            self.hands[seat].remove(t)
+            if move.kind == "discard":
+                self.discards[seat].append(t)
+            elif move.kind == "lead":
+                self.line = [t]  # open.lead: low half on the left
+                self.last_placer = seat
+            else:
+                end = self.fitting_end(t, move.end)
+                assert end is not None  # check() made sure
+                self.attach(t, end)
+                self.last_placer = seat
         self.last_move = move
         if not self.hands[seat]:
             self.ending = OUT  # end.out, by placing or by discarding the last tile
