@@ -108,10 +108,6 @@ class Rules:
         """The double-N set: every pair ``(a, b)`` with ``0 <= a <= b <= max_pip`` (tiles.set)."""
         return [(a, b) for a in range(self.max_pip + 1) for b in range(a, self.max_pip + 1)]
 
-    def team_of(self, seat: int) -> int:
-        """Seats 0 and 2 play against 1 and 3 (table.seats); alone, a seat is its own side."""
-        return seat % 2 if self.partnership else seat
-
     def sides(self) -> int:
         """How many sides score: two teams, or one per seat."""
         return 2 if self.partnership else self.players
@@ -380,7 +376,7 @@ class Game:
             raise ValueError(msg)
         counts = [self.count(seat) for seat in range(self.rules.players)]
         winner = self.winner()
-        team = self.rules.team_of(winner) if self.rules.partnership else None
+        team = winner % 2 if self.rules.partnership else None  # score.team: 0+2 vs 1+3
         result = Result(counts, winner, team, [0] * self.rules.sides())
         settlement = self.rules.settlement
         others = [seat for seat in range(self.rules.players) if seat != winner]
