@@ -1,0 +1,347 @@
+"""SUWIKI partnership scoring: the constructed cases SU-X1..SU-X10 and every dead-double case.
+
+SUWIKI has no numeric examples, so these are constructed (rules-research 6.4, decisions points
+17-19). Seats N = 0, E = 1, S = 2, W = 3; N and S are pair 0, E and W pair 1; turn order
+N, E, S, W. Each case is a complete finished position: the line is every tile not held (so
+its tiles are not listed), and the position checks that the line can lie as one chain with
+the given ends. The research table gives only the hands that count, so the partner of the
+seat that went out (whose tiles never count) sometimes holds extra tiles to make the line
+possible; where that was not enough the case says what was changed and why.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gaple.presets import ruleset
+from gaple.result import HandResult, InvalidPosition, make_position, score_position
+from gaple.rules import ChallengeTie, Ruleset, StakeBase
+from gaple.state import Ending
+from gaple.tiles import Tile, parse_tiles
+
+N, E, S, W = 0, 1, 2, 3
+SUWIKI = ruleset("suwiki-partnership")
+
+
+def went_out(
+    hands: list[str],
+    ends: tuple[int, int],
+    closing: str,
+    *,
+    rules: Ruleset = SUWIKI,
+    discards: list[str] | None = None,
+    set_aside: str = "",
+) -> HandResult:
+    """N went out placing ``closing``; ``hands`` are N, E, S, W."""
+    pos = make_position(
+        rules,
+        hands=[parse_tiles(h) for h in hands],
+        discards=None if discards is None else [parse_tiles(d) for d in discards],
+        set_aside=parse_tiles(set_aside),
+        ends=ends,
+        ending=Ending.OUT,
+        out_seat=N,
+        closing=Tile.parse(closing),
+    )
+    return score_position(pos)
+
+
+def blocked(
+    hands: list[str], ends: tuple[int, int], *, rules: Ruleset = SUWIKI, set_aside: str = ""
+) -> HandResult:
+    """E placed the last tile and nobody can place; ``hands`` are N, E, S, W."""
+    pos = make_position(
+        rules,
+        hands=[parse_tiles(h) for h in hands],
+        set_aside=parse_tiles(set_aside),
+        ends=ends,
+        ending=Ending.BLOCKED,
+        blocker=E,
+    )
+    return score_position(pos)
+
+
+def rules_of(result: HandResult) -> list[str]:
+    return [note.rule_id for note in result.notes]
+
+
+def note_texts(result: HandResult, rule_id: str) -> str:
+    return " | ".join(n.text for n in result.notes if n.rule_id == rule_id)
+
+
+# 4 x 6 partnership (three tiles set aside): needed where the research's totals are odd.
+# In a 4 x 7 blocked hand every tile showing an end number is in the line, so that number
+# shows an even number of times there and both ends must show it; then every number shows an
+# even number of times, the line's pips are even, and so are the 168 - line pips left in the
+# hands. SU-X7 (49) and SU-X8 (55) are odd, so they are played with 4 x 6 (set-aside tiles
+# break the parity), which changes nothing in the challenge.
+SUWIKI_4X6 = ruleset("suwiki-partnership", hand_size=6)
+
+
+# --- SU-X1..SU-X10 ---------------------------------------------------------------------------
+
+
+def test_su_x1_winners_score_the_opponents_pips() -> None:
+    # N goes out with [2-3]; E {5-4, 2-2} = 9 + 4 = 13; W {6-1} = 7; S (N's partner) does not
+    # count. NS + 20.
+    result = went_out(["", "4-5 2-2", "3-3 1-2 4-6", "1-6"], (2, 5), "2-3")
+    assert result.counts[E] == 13
+    assert result.counts[W] == 7
+    assert result.points == (20, 0)
+    assert result.winner == N
+    assert result.winning_team == 0
+
+
+def test_su_x2_dead_six_six_counts_100() -> None:
+    # E {6-6, 0-3}, W {4-4}; ends (3, 5); all of 0-6..5-6 in the line: no end shows 6 and every
+    # other six is placed, so 6-6 is dead and counts 100 instead of 12: E 100 + 3, W 8:
+    # NS + 111. (The research writes that N went out with [1-2], but a tile placed last shows
+    # one of the ends, and 1-2 shows neither 3 nor 5; N's last tile is 1-3 here.)
+    hands = ["", "6-6 0-3", "0-5", "4-4"]
+    result = went_out(hands, (3, 5), "1-3")
+    assert result.points == (111, 0)
+    assert "6-6 of seat 1 is dead" in note_texts(result, "partner.dead-double")
+    # The debit option also takes the dead 100 from E and W's pair.
+    debit = went_out(hands, (3, 5), "1-3", rules=SUWIKI.replace(dead_double_debit=True))
+    assert debit.points == (111, -100)
+
+
+def test_su_x3_six_six_not_dead_while_a_six_is_in_a_hand() -> None:
+    # As X2 but W also holds [5-6]: not every six is in the line, so 6-6 counts 12:
+    # E 12 + 3, W 8 + 11: NS + 34. (Parity: with 5-6 off the line the line shows 6 an odd
+    # number of times, so 6 would have to be an end; for ends (3, 5) a second six must be off
+    # the line too, and S, whose tiles do not count, holds 0-6.)
+    result = went_out(["", "6-6 0-3", "0-6", "4-4 5-6"], (3, 5), "1-3")
+    assert result.points == (34, 0)
+    assert "not dead" in note_texts(result, "partner.dead-double")
+
+
+def test_su_x4_closing_with_six_six_earns_100() -> None:
+    # N goes out placing [6-6] last; E {1-4} = 5; W {2-5, 0-3} = 7 + 3 = 10: NS 15 + 100.
+    result = went_out(["", "1-4", "0-1 2-3 4-5", "2-5 0-3"], (6, 6), "6-6")
+    assert result.points == (115, 0)
+    assert "partner.closing-double" in rules_of(result)
+
+
+def test_su_x5_closing_with_double_blank_earns_50() -> None:
+    # N goes out placing [0-0] last (the 0-0 rule is on in the preset); E {1-4} = 5;
+    # W {1-2, 2-5} = 3 + 7 = 10: NS 15 + 50.
+    result = went_out(["", "1-4", "0-4", "1-2 2-5"], (0, 5), "0-0")
+    assert result.points == (65, 0)
+
+
+def test_su_x6_dead_double_blank_counts_50() -> None:
+    # W {0-0, 3-4}; ends (2, 5); all of 0-1..0-6 in the line: 0-0 is dead and counts 50
+    # instead of 0, so W = 57; E {5-5} = 10: NS + 67.
+    result = went_out(["", "5-5", "2-3 4-5", "0-0 3-4"], (2, 5), "1-2")
+    assert result.points == (67, 0)
+
+
+def test_su_x7_blocker_strictly_lower_scores_all_four_hands() -> None:
+    # E blocked: E {4-4, 0-0, 0-1} = 9 against S {1-4, 1-1, 3-4} = 14: 9 < 14, so E and W
+    # score all four hands: N {0-6, 4-6, 0-4} 20 + E 9 + S 14 + W {3-3} 6 = 49.
+    result = blocked(
+        ["0-6 4-6 0-4", "4-4 0-0 0-1", "1-4 1-1 3-4", "3-3"],
+        (5, 2),
+        rules=SUWIKI_4X6,
+        set_aside="1-2 0-3 1-5",
+    )
+    assert result.counts == (20, 9, 14, 6)
+    assert result.points == (0, 49)
+    assert result.winner == E
+    assert not result.replay
+
+
+def test_su_x8_blocker_not_lower_neunggar_cadas_pays_double() -> None:
+    # E {3-5, 2-2, 1-2} = 15 against S {2-5, 2-3, 1-1} = 14: not lower, so N and S score
+    # twice all four hands: 2 x (N {1-4, 4-4, 3-4} 20 + 15 + 14 + W {3-3} 6) = 2 x 55 = 110.
+    result = blocked(
+        ["1-4 4-4 3-4", "3-5 2-2 1-2", "2-5 2-3 1-1", "3-3"],
+        (0, 6),
+        rules=SUWIKI_4X6,
+        set_aside="1-3 0-1 2-6",
+    )
+    assert result.counts == (20, 15, 14, 6)
+    assert result.points == (110, 0)
+    assert result.winner == S
+
+
+X9_HANDS = ["0-5 2-3 4-4 0-2", "2-4 1-2 1-3 0-1", "5-5 0-4", "0-0 1-5"]
+"""N 5 + 5 + 8 + 2 = 20, E 6 + 3 + 4 + 1 = 14, S 10 + 4 = 14, W 0 + 6 = 6; 54 in all."""
+
+
+def test_su_x9_tied_challenge_is_replayed_by_default() -> None:
+    # E 14 against S 14: a tie. REPLAY (default): nobody scores, no winner, deal again.
+    result = blocked(X9_HANDS, (6, 6))
+    assert result.counts == (20, 14, 14, 6)
+    assert result.replay
+    assert result.winner is None
+    assert result.winning_team is None
+    assert result.points == (0, 0)
+
+
+def test_su_x9_tied_challenge_lost_by_the_blocker() -> None:
+    # BLOCKER_LOSES: a tie is not "smaller", so N and S score 2 x 54 = 108.
+    rules = SUWIKI.replace(challenge_tie=ChallengeTie.BLOCKER_LOSES)
+    result = blocked(X9_HANDS, (6, 6), rules=rules)
+    assert result.points == (108, 0)
+    assert result.winner == S
+    assert not result.replay
+
+
+def test_su_x10_six_six_never_dead_in_a_blocked_hand() -> None:
+    # W {6-6, 1-1}: no end shows 6 and every other six is in the line, but the hand is
+    # blocked, so 6-6 counts 12 and W 14. E {1-5, 4-5} = 15 < S {2-4, 5-5, 2-3} = 21: E and W
+    # score N {1-3} 4 + 15 + 21 + 14 = 54.
+    result = blocked(["1-3", "1-5 4-5", "2-4 5-5 2-3", "6-6 1-1"], (0, 0))
+    assert result.counts[W] == 14
+    assert result.points == (0, 54)
+    assert "never dead in a blocked hand" in note_texts(result, "partner.dead-double")
+
+
+# --- every other condition of a dead double --------------------------------------------------
+
+
+def test_dead_double_not_dead_when_an_open_end_shows_its_number() -> None:
+    # E {6-6, 1-2}, W {3-4}; every other six is in the line but both ends show 6 (6-6 could
+    # still be placed), so it counts 12: E 15 + W 7 = 22.
+    result = went_out(["", "6-6 1-2", "1-3 2-4", "3-4"], (6, 6), "0-6")
+    assert result.points == (22, 0)
+    assert "an open end shows 6" in note_texts(result, "partner.dead-double")
+
+
+def test_dead_double_not_dead_when_a_six_is_in_the_winners_hand() -> None:
+    # The sixes 2-6 and 3-6 are in S's hand (the winning side's): not every six is in the
+    # line, so E's 6-6 counts 12: 15 + 7 = 22.
+    result = went_out(["", "6-6 1-2", "2-6 3-6 1-4", "3-4"], (1, 1), "0-1")
+    assert result.points == (22, 0)
+    assert "2-6 is in seat 2's hand" in note_texts(result, "partner.dead-double")
+
+
+def test_dead_double_not_dead_when_a_six_was_discarded() -> None:
+    # W discarded 4-6 and 5-6 face down (the position scorer accepts discards even under the
+    # pass rule): they are not in the line, so 6-6 counts 12. E 12 + 3 = 15;
+    # W 3-4 (7) + 4-6 (10) + 5-6 (11) = 28: 43.
+    result = went_out(
+        ["", "6-6 1-2", "1-3 2-5", "3-4"], (1, 1), "0-1", discards=["", "", "", "4-6 5-6"]
+    )
+    assert result.counts[W] == 28
+    assert result.points == (43, 0)
+    assert "4-6 is discarded by seat 3" in note_texts(result, "partner.dead-double")
+
+
+def test_dead_double_not_dead_when_a_six_was_never_dealt() -> None:
+    # 4 x 6 partnership: 2-6 and 4-6 stayed face down, never in the line, so every other six
+    # is not in the line (read literally) and 6-6 counts 12: E 15 + W 7 = 22.
+    result = went_out(
+        ["", "6-6 1-2", "1-3", "3-4"], (1, 1), "0-1", rules=SUWIKI_4X6, set_aside="2-6 4-6 0-0"
+    )
+    assert result.points == (22, 0)
+    assert "set aside" in note_texts(result, "partner.dead-double")
+
+
+def test_dead_double_not_dead_when_the_holders_partner_went_out() -> None:
+    # S holds 6-6 with every other six in the line and no end showing 6, but S's partner N
+    # went out: S's tiles do not count at all and nothing is dead. E {1-2} 3 + W {3-4} 7.
+    result = went_out(["", "1-2", "6-6 1-3 2-4", "3-4"], (1, 1), "0-1")
+    assert result.points == (10, 0)
+    assert "its own pair went out" in note_texts(result, "partner.dead-double")
+
+
+def test_dead_double_discarded_by_its_holder_is_still_dead() -> None:
+    # Under the discard house rule (SUWIKI's 'nutup sakartu') a discard counts as a remaining
+    # tile, so E's discarded 6-6, with every other six in the line and no end showing 6, is
+    # dead: E 100 + 3, W 7: 110.
+    rules = SUWIKI.replace(blocked_action="discard")
+    result = went_out(
+        ["", "1-2", "1-3 2-4", "3-4"], (1, 1), "0-1", rules=rules, discards=["", "6-6", "", ""]
+    )
+    assert result.points == (110, 0)
+
+
+def test_dead_doubles_both_at_once_and_the_debit() -> None:
+    # E {6-6, 1-2}, W {0-0, 3-4}; ends (5, 5); every six and every blank is in the line: both
+    # are dead. E 100 + 3, W 50 + 7: 160. With the debit, E and W also lose 100 + 50.
+    hands = ["", "6-6 1-2", "1-3 2-4", "0-0 3-4"]
+    assert went_out(hands, (5, 5), "0-5").points == (160, 0)
+    debit = went_out(hands, (5, 5), "0-5", rules=SUWIKI.replace(dead_double_debit=True))
+    assert debit.points == (160, -150)
+
+
+def test_dead_double_values_off() -> None:
+    # With the dead/closing values at 0 (off), X2's 6-6 counts 12: 12 + 3 + 8 = 23.
+    rules = SUWIKI.replace(top_double_bonus=0, blank_double_bonus=0)
+    assert went_out(["", "6-6 0-3", "0-5", "4-4"], (3, 5), "1-3", rules=rules).points == (23, 0)
+    # and X4's closing 6-6 earns nothing: 5 + 10.
+    assert went_out(["", "1-4", "0-1 2-3 4-5", "2-5 0-3"], (6, 6), "6-6", rules=rules).points == (
+        15,
+        0,
+    )
+
+
+def test_dead_double_blank_replaces_its_25() -> None:
+    # X6 under the double-blank-25 count: W's 0-0 would count 25 (no other blank), but it is
+    # dead and counts 50 instead, not 25 + 50: W 57, E 10, NS 67 as before.
+    rules = SUWIKI.replace(double_blank_25=True)
+    result = went_out(["", "5-5", "2-3 4-5", "0-0 3-4"], (2, 5), "1-2", rules=rules)
+    assert result.counts[W] == 32
+    assert result.points == (67, 0)
+
+
+def test_closing_with_another_double_earns_nothing_by_default() -> None:
+    # N goes out placing 3-3: E {1-4} 5 + W {2-5, 0-3} 10 = 15, no bonus.
+    hands = ["", "1-4", "0-1 2-4", "2-5 0-3"]
+    assert went_out(hands, (3, 5), "3-3").points == (15, 0)
+
+
+def test_closing_with_any_double_house_rule() -> None:
+    # SUWIKI's house rule: closing with any double earns the 6-6 bonus: 15 + 100.
+    rules = SUWIKI.replace(closing_any_double=True)
+    hands = ["", "1-4", "0-1 2-4", "2-5 0-3"]
+    assert went_out(hands, (3, 5), "3-3", rules=rules).points == (115, 0)
+    # 0-0 too is 'any double' and earns the 6-6 bonus (100), not its own 50: X5 gives 115.
+    assert went_out(["", "1-4", "0-4", "1-2 2-5"], (0, 5), "0-0", rules=rules).points == (115, 0)
+
+
+# --- challenge stakes (LAMPUNG) and bad input ------------------------------------------------
+
+
+LAMPUNG_STAKES = SUWIKI_4X6.replace(
+    challenge_win_base=StakeBase.OTHER_PAIR,
+    challenge_win_multiplier=2,
+    challenge_loss_base=StakeBase.BLOCKER_PAIR,
+    challenge_loss_multiplier=3,
+)
+
+
+def test_lampung_stakes_win_pays_twice_the_other_pair() -> None:
+    # X7 with LAMPUNG's stakes: E (9) wins; E and W score 2 x (N 20 + S 14) = 68.
+    result = blocked(
+        ["0-6 4-6 0-4", "4-4 0-0 0-1", "1-4 1-1 3-4", "3-3"],
+        (5, 2),
+        rules=LAMPUNG_STAKES,
+        set_aside="1-2 0-3 1-5",
+    )
+    assert result.points == (0, 68)
+
+
+def test_lampung_stakes_loss_pays_three_times_the_blockers_pair() -> None:
+    # X8 with LAMPUNG's stakes: E (15) loses to S (14); N and S score 3 x (E 15 + W 6) = 63.
+    result = blocked(
+        ["1-4 4-4 3-4", "3-5 2-2 1-2", "2-5 2-3 1-1", "3-3"],
+        (0, 6),
+        rules=LAMPUNG_STAKES,
+        set_aside="1-3 0-1 2-6",
+    )
+    assert result.points == (63, 0)
+
+
+def test_blocked_partnership_hand_needs_its_blocker() -> None:
+    pos = make_position(
+        SUWIKI,
+        hands=[parse_tiles(h) for h in X9_HANDS],
+        ends=(6, 6),
+        ending=Ending.BLOCKED,
+    )
+    with pytest.raises(InvalidPosition, match="needs the blocker"):
+        score_position(pos)
