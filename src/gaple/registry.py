@@ -257,6 +257,12 @@ RULES: dict[str, Rule] = _rules(
         ("CHIPS",),
     ),
     (
+        "match.single-hand",
+        "A match with neither a target nor an agreed number of hands (per-hand and chips "
+        "settlement) is a single hand, won by that hand's winner.",
+        ("PAGAT", "CHIPS", "DOMINO4D"),
+    ),
+    (
         "match.opener",
         "Each later hand of a match is opened from the previous hand's winning seat, by the "
         "ruleset's later-hand opening rule.",
