@@ -8,8 +8,9 @@ of a match depends on the ruleset:
 * ``match_hands`` (cumulative): after that many hands the lowest total wins; a tie plays
   further hands, one at a time, until it is broken (rule ``match.rounds``);
 * neither (per-hand, chips, or any settlement without a target): the match is a single hand
-  won by that hand's winner. Chips are a running balance a table can keep across as many
-  such matches as it likes; no source gives chips an end, so the model gives them none.
+  won by that hand's winner (rule ``match.single-hand``). Chips are a running balance a
+  table can keep across as many such matches as it likes; no source gives chips an end, so
+  the model gives them none.
 
 A hand that a tied challenge voids (REPLAY) is dealt again with the same designated seat and
 the same first-hand flag; it adds no points and does not count as a hand played.
@@ -169,7 +170,8 @@ def record_hand(match: MatchState, state: State) -> MatchState:
 def _match_winner(
     rules: Ruleset, totals: tuple[int, ...], played: int, hand_winner: int
 ) -> int | None:
-    """The side that has won the match after ``played`` hands, or ``None`` to play on."""
+    """The side that has won the match after ``played`` hands, or ``None`` to play on
+    (rules ``match.target``, ``match.rounds``, ``match.single-hand``)."""
     if rules.target is not None:
         best = max(totals)
         leaders = [side for side, total in enumerate(totals) if total == best]
