@@ -337,11 +337,10 @@ def test_lampung_stakes_loss_pays_three_times_the_blockers_pair() -> None:
 
 
 def test_blocked_partnership_hand_needs_its_blocker() -> None:
-    pos = make_position(
-        SUWIKI,
-        hands=[parse_tiles(h) for h in X9_HANDS],
-        ends=(6, 6),
-        ending=Ending.BLOCKED,
-    )
     with pytest.raises(InvalidPosition, match="needs the blocker"):
-        score_position(pos)
+        make_position(
+            SUWIKI,
+            hands=[parse_tiles(h) for h in X9_HANDS],
+            ends=(6, 6),
+            ending=Ending.BLOCKED,
+        )

@@ -221,3 +221,21 @@ def test_every_note_names_a_registered_rule(variant: str) -> None:
     for seed in range(30):
         for note in hand_result(random_hand(ruleset(variant), seed)).notes:
             assert note.rule_id in RULES, note
+
+
+def test_a_blocked_pair_hand_without_its_blocker_is_a_located_error() -> None:
+    # SU-X9's hands (E 14, S 14) with no blocker: the challenge cannot be decided.
+    data = {
+        "hands": [
+            ["0-5", "2-3", "4-4", "0-2"],
+            ["2-4", "1-2", "1-3", "0-1"],
+            ["5-5", "0-4"],
+            ["0-0", "1-5"],
+        ],
+        "ends": [6, 6],
+        "ending": "blocked",
+    }
+    with pytest.raises(FormatError, match="needs the blocker") as caught:
+        position_from_json(SUWIKI, data)
+    assert caught.value.path == "$"
+    assert position_from_json(SUWIKI, {**data, "blocker": 1}).blocker == 1

@@ -250,6 +250,8 @@ def _ending_problem(pos: Position) -> str | None:
         return None
     if pos.out_seat is not None or pos.closing is not None:
         return "a blocked hand has no out_seat and no closing tile"
+    if pos.blocker is None and pos.rules.settlement is Settlement.PARTNERSHIP:
+        return "partnership scoring of a blocked hand needs the blocker (who placed the last tile)"
     if empty:
         return f"seat {empty[0]} has no tiles, so the hand ended by going out, not blocked"
     for seat, hand in enumerate(pos.hands):
@@ -425,11 +427,7 @@ def hand_result(state: State) -> HandResult:
 
 
 def score_position(pos: Position) -> HandResult:
-    """Count every seat, rank them, find the winner and settle the points.
-
-    Raises:
-        InvalidPosition: partnership scoring of a blocked hand without its blocker.
-    """
+    """Count every seat, rank them, find the winner and settle the points."""
     rules = pos.rules
     notes: list[Note] = [_ending_note(pos)]
     sets = [pos.scoring_set(s) for s in range(rules.players)]
@@ -673,9 +671,7 @@ def _challenge(
     ``partner.challenge-tie``); doubles count their pips (never dead in a blocked hand)."""
     rules = pos.rules
     blocker = pos.blocker
-    if blocker is None:
-        msg = "partnership scoring of a blocked hand needs the blocker (who placed the last tile)"
-        raise InvalidPosition(msg)
+    assert blocker is not None  # checked when the position was built
     rival = (blocker + 1) % rules.players
     mine, theirs = counts[blocker], counts[rival]
     facing = f"seat {blocker} (blocker) counts {mine} against seat {rival}'s {theirs}"
