@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -75,3 +76,79 @@ def test_bad_arguments_give_one_line_and_status_2(
     err = capsys.readouterr().err
     assert words in err
     assert len(err.strip().splitlines()) == 1
+
+
+# PAGAT-ID tie-break example 1 as a finished pagat 4 x 6 position: A [1-1][1-3] = 6,
+# B [1-5] = 6, C [2-4] = 6, D [2-3] = 5, so D (seat 3) wins outright. The line holds every
+# other tile and shows 0 on both ends, so nobody can place: the hand is blocked.
+E001_1_POSITION = {
+    "hands": [["1-1", "1-3"], ["1-5"], ["2-4"], ["2-3"]],
+    "set_aside": ["0-4", "0-5", "6-6"],
+    "ends": [0, 0],
+    "ending": "blocked",
+    "blocker": 0,
+}
+
+
+def test_score_reads_a_position_and_names_the_pagat_id_winner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "e001-1.json"
+    path.write_text(json.dumps(E001_1_POSITION))
+    assert main(["score", str(path), "--variant", "pagat-4x6", "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["counts"] == [6, 6, 6, 5]
+    assert result["winner"] == 3
+
+
+def test_score_replays_a_transcript(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--variant", "domino4d", "--seed", "3", "--format", "json"]) == 0
+    transcript = json.loads(capsys.readouterr().out)
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(transcript))
+    assert main(["score", str(path), "--format", "json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    # Scoring the transcript again must agree with the result play recorded in it.
+    for key in ("counts", "winner", "points"):
+        assert scored[key] == transcript["result"][key]
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("{bad", "not JSON"),
+        ('{"hands": [["4-4"]]}', "missing key"),
+        ('{"hands": [["9-9"], [], [], []], "ends": [0, 0], "ending": "out"}', "9-9"),
+    ],
+)
+def test_score_rejects_bad_documents_in_one_line(
+    content: str,
+    words: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert main(["score", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert words in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("variant", "target"), [("suwiki-partnership", 500), ("block100", 100)])
+def test_match_plays_until_a_side_reaches_the_target(
+    variant: str, target: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["match", "--variant", variant, "--seed", "1", "--format", "json"]) == 0
+    match = json.loads(capsys.readouterr().out)
+    assert match["finished"]
+    # match.target: the winner is the side whose total reached the target, and only the last
+    # hand can have taken it there.
+    assert match["totals"][match["winner"]] >= target
+    before = [t - p for t, p in zip(match["totals"], match["hands"][-1]["points"], strict=True)]
+    assert max(before) < target
+
+
+def test_match_text_names_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--variant", "block100", "--seed", "1"]) == 0
+    assert "winner: seat" in capsys.readouterr().out

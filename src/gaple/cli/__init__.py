@@ -12,14 +12,19 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, cast
 
-from gaple.cli import play, variants
+from gaple.cli import match, play, score, variants
 from gaple.cli.common import UsageError
 
 __all__ = ["UsageError", "main"]
 
 Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
-SUBCOMMANDS: tuple[Register, ...] = (variants.register, play.register)
+SUBCOMMANDS: tuple[Register, ...] = (
+    variants.register,
+    play.register,
+    match.register,
+    score.register,
+)
 """Each subcommand module's ``register``; a new subcommand adds its module here."""
 
 

@@ -7,6 +7,7 @@ import argparse
 from gaple.cli.common import add_format, add_variant, dump_json, rules_from_args
 from gaple.deal import SplitMix64, shuffle_deal
 from gaple.io import state_to_json
+from gaple.result import format_result, hand_result, result_to_json
 from gaple.state import Ending, State, apply, legal_moves, new_hand
 
 __all__ = ["line_text", "narrate", "register"]
@@ -58,6 +59,10 @@ def narrate(states: list[State]) -> str:
     return "\n".join(rows)
 
 
+_RESULT_KEYS = ("counts", "ranking", "winner", "winning_team", "points", "replay", "notes")
+"""What a transcript records of the result; the rules and position are already in it."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Play and print one hand."""
     rules = rules_from_args(args)
@@ -67,8 +72,14 @@ def run(args: argparse.Namespace) -> int:
     while moves := legal_moves(state):
         state = apply(state, moves[rng.below(len(moves))])
         states.append(state)
+    result = hand_result(state)
     if args.format == "json":
-        print(dump_json(state_to_json(state)))
+        transcript = state_to_json(state)
+        summary = result_to_json(result)
+        transcript["result"] = {key: summary[key] for key in _RESULT_KEYS}
+        print(dump_json(transcript))
     else:
         print(narrate(states))
+        print("Result:")
+        print("\n".join("  " + line for line in format_result(result).splitlines()))
     return 0
