@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import pytest
 
+from gaple.deal import Deal
 from gaple.presets import ruleset
-from gaple.result import HandResult, InvalidPosition, make_position, score_position
-from gaple.rules import ChallengeTie, Ruleset, StakeBase
-from gaple.state import Ending
-from gaple.tiles import Tile, parse_tiles
+from gaple.result import HandResult, InvalidPosition, hand_result, make_position, score_position
+from gaple.rules import BlockedAction, ChallengeTie, Ruleset, Settlement, StakeBase
+from gaple.state import Ending, new_hand
+from gaple.tiles import Tile, parse_tiles, tile_set
 
 N, E, S, W = 0, 1, 2, 3
 SUWIKI = ruleset("suwiki-partnership")
@@ -344,3 +345,29 @@ def test_blocked_partnership_hand_needs_its_blocker() -> None:
             ends=(6, 6),
             ending=Ending.BLOCKED,
         )
+
+
+def test_a_starter_that_blocks_at_once_makes_the_seat_before_the_first_seat_the_blocker() -> None:
+    # Reading (no source covers it): with one tile each, 23 tiles are set aside, so the turned-
+    # up 6-6 can block the hand before anyone acts (every other six is set aside); the seat
+    # before the designated first seat counts as the blocker, as if it had turned the starter
+    # up. First seat 2, so the blocker is seat 1, holding 0-2 (2), against seat 2, holding 1-2
+    # (3): strictly lower, so the blocker's pair (seats 1 and 3) scores all four hands,
+    # 1 + 2 + 3 + 3 = 9.
+    rules = Ruleset(
+        players=4,
+        hand_size=1,
+        partnership=True,
+        settlement=Settlement.PARTNERSHIP,
+        blocked_action=BlockedAction.PASS,
+    )
+    hands = parse_tiles("0-1 0-2 1-2 0-3")
+    starter = Tile(6, 6)
+    aside = [t for t in tile_set(6).tiles if t not in hands and t != starter]
+    deal = Deal(hands=[[t] for t in hands], starter=starter, set_aside=aside, first_seat=2)
+    state = new_hand(rules, deal)
+    assert state.ending is Ending.BLOCKED
+    assert state.history == ()
+    result = hand_result(state)
+    assert result.winner == 1
+    assert result.points == (0, 9)

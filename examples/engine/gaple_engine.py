@@ -118,7 +118,7 @@ class Result:
     """What a finished hand is worth."""
 
     counts: list[int]
-    winner: int
+    winner: int | None
     winning_team: int | None
     points: list[int]
     replay: bool = False
@@ -367,9 +367,10 @@ class Game:
     def result(self) -> Result:
         """Counts, winner and points of the finished hand.
 
-        Reading: ``winner`` and ``winning_team`` always come from the counts (score.rank,
-        score.team), whatever the settlement; in partnership settlement the points may still
-        go to the other pair (a lost challenge).
+        The winner is the lowest rank key (score.rank), except in partnership settlement,
+        where the hand is won by the seat that went out or by the winner of the blocked-hand
+        challenge, and a replayed tie has no winner (SUWIKI); the team is the winner's
+        (score.team).
         """
         if not self.ending:
             msg = "the hand has not ended"
@@ -391,7 +392,8 @@ class Game:
         elif settlement == "cumulative":
             result.points = list(counts)  # settle.cumulative: each seat adds its own count
         elif settlement == "partnership":
-            self.partnership_points(result)
+            result.winner = self.partnership_points(result)
+            result.winning_team = None if result.winner is None else result.winner % 2
         return result  # settle.per-hand: nobody scores
 
     # -- Sundanese partnership scoring (SUWIKI) ------------------------------------------
@@ -400,13 +402,14 @@ class Game:
         """The counts of both seats of ``team``."""
         return sum(counts[seat] for seat in range(self.rules.players) if seat % 2 == team)
 
-    def partnership_points(self, result: Result) -> None:
+    def partnership_points(self, result: Result) -> int | None:
         """Fill ``result.points`` (per team) by the SUWIKI rules: partner.out and the
-        dead/closing doubles when a seat went out, partner.challenge when blocked."""
+        dead/closing doubles when a seat went out, partner.challenge when blocked. Returns
+        the seat that won the hand, or None for a replayed tie."""
         if self.ending == OUT:
             self.out_points(result)
-        else:
-            self.challenge_points(result)
+            return self.out_seat
+        return self.challenge_points(result)
 
     def out_points(self, result: Result) -> None:
         """partner.out: the pair that went out scores the opponents' counts, a dead double
@@ -447,13 +450,14 @@ class Game:
         the hand, no open end shows its number and every other tile of that number is in
         the line.
 
-        Reading: a double discarded face down is not "in the hand" and counts normally.
+        Reading: a double discarded face down is as unplayable as one held, and discards
+        count as remaining tiles, so it can be dead too.
         """
         dead = []
         in_line = {tile(*piece) for piece in self.line}
         for double in ((self.rules.max_pip, self.rules.max_pip), (0, 0)):
             value = self.bonus_of(double)
-            if value == 0 or double not in self.hands[seat]:
+            if value == 0 or double not in self.hands[seat] + self.discards[seat]:
                 continue
             number = double[0]
             ends = self.ends()
@@ -481,7 +485,7 @@ class Game:
             return self.rules.top_double_bonus
         return self.bonus_of(t)
 
-    def challenge_points(self, result: Result) -> None:
+    def challenge_points(self, result: Result) -> int | None:
         """partner.challenge: the blocker (last seat to put a tile down) against the next
         seat; strictly lower wins the win stake for the blocker's pair, otherwise the other
         pair takes the loss stake; a tie is replayed or lost (partner.challenge-tie).
@@ -498,13 +502,14 @@ class Game:
         mine, theirs = blocker % 2, challenger % 2
         if counts[blocker] == counts[challenger] and self.rules.challenge_tie == "replay":
             result.replay = True
-            return
+            return None
         if counts[blocker] < counts[challenger]:
             base = self.stake(counts, self.rules.challenge_win_base, mine)
             result.points[mine] += base * self.rules.challenge_win_multiplier
-        else:
-            base = self.stake(counts, self.rules.challenge_loss_base, mine)
-            result.points[theirs] += base * self.rules.challenge_loss_multiplier
+            return blocker
+        base = self.stake(counts, self.rules.challenge_loss_base, mine)
+        result.points[theirs] += base * self.rules.challenge_loss_multiplier
+        return challenger
 
     def stake(self, counts: list[int], base: str, blocker_team: int) -> int:
         """The counts a challenge pays: all four seats, the blocker's pair or the other pair."""

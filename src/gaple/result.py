@@ -287,9 +287,18 @@ def position_of(state: State) -> Position:
         ends=state.ends,
         ending=state.ending,
         out_seat=state.out_seat,
-        blocker=state.last_placer if state.ending is Ending.BLOCKED else None,
+        blocker=_blocker(state) if state.ending is Ending.BLOCKED else None,
         closing=closing,
     )
+
+
+def _blocker(state: State) -> int:
+    """The seat that put down the last tile; if the turned-up starter blocked the hand before
+    anyone acted, the seat before the designated first seat, as if it had turned the starter
+    up (a reading: no source covers a starter that blocks at once, which needs a deal with
+    many tiles set aside)."""
+    placer = state.last_placer
+    return (state.opener - 1) % state.rules.players if placer is None else placer
 
 
 # --- counting and ranking --------------------------------------------------------------------
