@@ -313,29 +313,41 @@ def check_move_agreement(state: State, seats: Iterable[int | None] = (None,)) ->
 # ---------------------------------------------------------------------------------------------
 
 
+@functools.cache
+def _tile_bits(max_pip: int) -> dict[tuple[int, int], int]:
+    """The bit of each tile of the set, keyed by its two halves in either order."""
+    full = tile_set(max_pip)
+    bits = {(t.low, t.high): 1 << i for i, t in enumerate(full.tiles)}
+    bits.update({(t.high, t.low): 1 << i for i, t in enumerate(full.tiles)})
+    return bits
+
+
 def check_conservation(state: State) -> None:
     """Hands, line, discards and undealt tiles hold every tile of the set exactly once
-    (rules ``tiles.set``, ``deal.starter``); the line's bitset agrees with the line."""
+    (rules ``tiles.set``, ``deal.starter``); the line's bitset agrees with the line.
+
+    Works on bitsets (one bit per tile, see :mod:`gaple.tiles`) because the exhaustive tests
+    run it millions of times; the line itself is read half by half.
+    """
     full = tile_set(state.rules.max_pip)
-    parts: list[tuple[str, tuple[Tile, ...]]] = [
-        (f"seat {seat}'s hand", state.hand(seat)) for seat in range(state.rules.players)
-    ]
-    parts += [
-        (f"seat {seat}'s discards", state.discards(seat)) for seat in range(state.rules.players)
-    ]
-    parts += [("the line", state.line_tiles()), ("the set-aside tiles", state.set_aside)]
-    where: dict[Tile, str] = {}
-    for name, tiles in parts:
-        for tile in tiles:
-            assert tile not in where, f"{tile} is in {where[tile]} and in {name}"
-            where[tile] = name
-    missing = set(full.tiles) - set(where)
-    assert not missing, f"tiles lost: {sorted(missing)}"
-    assert set(where) == set(full.tiles), f"tiles not in the set: {set(where) - set(full.tiles)}"
-    assert sum(t.pips for t in where) == full.total_pips
-    assert full.unpack(state.line_mask) == tuple(sorted(state.line_tiles())), "line_mask"
+    bits = _tile_bits(state.rules.max_pip)
+    line = 0
+    for halves in state.line:
+        assert halves in bits, f"{halves} in the line is not a tile of the set"
+        assert not line & bits[halves], f"{halves} is twice in the line"
+        line |= bits[halves]
+    assert line == state.line_mask, "line_mask disagrees with the line"
+    players = range(state.rules.players)
+    parts = [(f"seat {seat}'s hand", state.hand_masks[seat]) for seat in players]
+    parts += [(f"seat {seat}'s discards", state.discard_masks[seat]) for seat in players]
+    parts += [("the line", line), ("the set-aside tiles", full.mask(state.set_aside))]
+    seen = 0
+    for name, mask in parts:
+        assert not seen & mask, f"{full.unpack(seen & mask)} in {name} and elsewhere too"
+        seen |= mask
+    assert seen == full.full, f"tiles lost or foreign: {seen ^ full.full:b}"
     if state.deal.starter is not None:
-        assert state.deal.starter in state.line_tiles(), "the starter left the line"
+        assert line & bits[state.deal.starter.low, state.deal.starter.high], "starter left"
 
 
 def check_end_matching(state: State) -> None:
@@ -457,7 +469,7 @@ def check_pass_runs(state: State) -> None:
     for action in state.history:
         run = run + 1 if isinstance(action.move, Pass) else 0
         assert run < state.rules.players, "every seat passed in turn on unchanged ends"
-    if state.is_over:
+    if state.is_over and state.history:
         assert not isinstance(state.history[-1].move, Pass), "a pass ended the hand"
 
 

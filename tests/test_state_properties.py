@@ -32,7 +32,7 @@ from gaple.state import (
     new_hand,
     replay,
 )
-from gaple.tiles import Tile, parse_tiles
+from gaple.tiles import Tile, parse_tiles, tile_set
 from strategies import (
     Playout,
     check_conservation,
@@ -57,8 +57,18 @@ def _steps(game: Playout) -> list[tuple[State, Action, State]]:
 
 @given(games())
 def test_tile_conservation_at_every_state(game: Playout) -> None:
+    full = tile_set(game.rules.max_pip)
     for state in game.states:
         check_conservation(state)
+        # The same, tile by tile: every tile once, and the pips add up to the set's total.
+        # On a double-N set each number shows on N + 2 halves (its N non-doubles and both
+        # halves of its double), so the total is (N + 2)(0 + ... + N): 168 on double-six.
+        tiles = [*state.line_tiles(), *state.set_aside]
+        for seat in range(game.rules.players):
+            tiles += [*state.hand(seat), *state.discards(seat)]
+        assert sorted(tiles) == list(full.tiles)
+        n = game.rules.max_pip
+        assert sum(t.pips for t in tiles) == (n + 2) * sum(range(n + 1))
 
 
 @given(games())

@@ -1,0 +1,204 @@
+"""Every deal and every reachable state of small sets, with every invariant checked at each.
+
+* Double-2 (6 tiles): every seat count and hand size that fits, pass and discard, and for the
+  deals with no undealt tile every lead rule. Runs by default.
+* Double-3 (10 tiles), 2 and 3 seats, with and without undealt tiles, pass and discard. Runs
+  under the ``ci`` Hypothesis profile only (``HYPOTHESIS_PROFILE=ci``): several million states.
+
+Two symmetries keep the enumerations small without losing any game:
+
+* Turning the table: a deal with designated seat f plays exactly like the same deal with every
+  hand moved f seats back and seat 0 designated (turn order and the lead rules only look at
+  seats relative to each other). So only ``first_seat = 0`` is enumerated, with every
+  assignment of hands to seats.
+* Renaming numbers (double-3 only): exchanging pip values by a permutation maps a deal to one
+  whose game is the same up to the names of the numbers and a mirror image of the line, when
+  the lead rule is "any tile" or "a double" (a renamed double is a double) or there is a
+  starter. Every deal can be renamed so that seat 0's hand is the smallest of its renamings;
+  only such deals are enumerated.
+
+``pytest -s`` prints the number of deals and states visited; each test also asserts a lower
+bound on them reasoned from the counts of deals, so an enumeration cannot silently shrink.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+
+import pytest
+from attrs import frozen
+from hypothesis import settings
+
+from gaple.deal import Deal
+from gaple.rules import BlockedAction, LeadRule, Ruleset
+from gaple.state import State, apply, legal_moves, new_hand
+from gaple.tiles import Tile, tile_set
+from strategies import check_move_agreement, check_state, check_step, max_actions
+
+CI = settings.get_current_profile_name() == "ci"
+
+
+@frozen
+class Summary:
+    """What one enumeration visited."""
+
+    deals: int
+    states: int
+    longest: int
+    """The most actions in any hand."""
+
+
+def _hands(tiles: Sequence[Tile], players: int, size: int) -> Iterator[list[tuple[Tile, ...]]]:
+    """Every way to give ``size`` of ``tiles`` to each of ``players`` seats, in seat order."""
+    if players == 0:
+        yield []
+        return
+    for hand in itertools.combinations(tiles, size):
+        rest = [t for t in tiles if t not in hand]
+        for others in _hands(rest, players - 1, size):
+            yield [hand, *others]
+
+
+def _smallest_renaming(hand: tuple[Tile, ...], max_pip: int) -> bool:
+    """Whether no renaming of the numbers gives ``hand`` a smaller sorted form."""
+    own = sorted(hand)
+    for perm in itertools.permutations(range(max_pip + 1)):
+        if sorted(Tile(perm[t.low], perm[t.high]) for t in hand) < own:
+            return False
+    return True
+
+
+def all_deals(rules: Ruleset, *, renamed: bool) -> Iterator[Deal]:
+    """Every deal with seat 0 designated (and, if ``renamed``, seat 0's hand smallest)."""
+    tiles = tile_set(rules.max_pip).tiles
+    for hand in itertools.combinations(tiles, rules.hand_size):
+        if renamed and not _smallest_renaming(hand, rules.max_pip):
+            continue
+        rest = [t for t in tiles if t not in hand]
+        for others in _hands(rest, rules.players - 1, rules.hand_size):
+            hands = [hand, *others]
+            undealt = [t for t in rest if not any(t in h for h in others)]
+            if not undealt:
+                yield Deal(hands=hands)
+            for starter in undealt:
+                aside = [t for t in undealt if t != starter]
+                yield Deal(hands=hands, starter=starter, set_aside=aside)
+
+
+def explore(rules: Ruleset, deal: Deal, *, every_move: bool) -> tuple[int, int]:
+    """Visit every state reachable from ``deal``, checking every invariant at each.
+
+    Returns the number of states visited and the most actions in a hand. With ``every_move``
+    each state is also checked against every move of the set (acceptance and error codes).
+    """
+    visited = longest = 0
+    stack: list[State] = [new_hand(rules, deal)]
+    while stack:
+        state = stack.pop()
+        visited += 1
+        check_state(state)
+        if every_move:
+            check_move_agreement(state)
+        longest = max(longest, len(state.history))
+        for move in legal_moves(state):
+            after = apply(state, move)
+            check_step(state, move, after)
+            stack.append(after)
+    return visited, longest
+
+
+def enumerate_all(rules: Ruleset, *, renamed: bool, every_move: bool) -> Summary:
+    deals = states = longest = 0
+    for deal in all_deals(rules, renamed=renamed):
+        deals += 1
+        visited, hand_longest = explore(rules, deal, every_move=every_move)
+        states += visited
+        longest = max(longest, hand_longest)
+    return Summary(deals, states, longest)
+
+
+def deal_count(rules: Ruleset) -> int:
+    """Deals with seat 0 designated: ways to fill the seats in order, times starter choices.
+
+    n! / (h!^p (n - p h)!) hand assignments; with u > 0 undealt tiles, u choices of starter.
+    """
+    n, p, h = rules.set_size, rules.players, rules.hand_size
+    u = n - p * h
+    assignments: int = math.factorial(n) // (math.factorial(h) ** p * math.factorial(u))
+    return assignments * max(u, 1)
+
+
+def _report(rules: Ruleset, summary: Summary) -> None:
+    print(
+        f"\ndouble-{rules.max_pip} {rules.players}x{rules.hand_size} "
+        f"{rules.blocked_action.value} {rules.first_lead.value}: {summary.deals} deals, "
+        f"{summary.states} states, longest hand {summary.longest} actions "
+        f"(bound {max_actions(rules)})"
+    )
+
+
+def _lower_bound(rules: Ruleset, deals: int) -> int:
+    # Every deal contributes its first state. Without a starter the opener always has a lead
+    # (the lead rules are validated to leave one), so each such deal has a second state too.
+    return deals if rules.has_starter else 2 * deals
+
+
+def _name(rules: Ruleset) -> str:
+    return (
+        f"{rules.players}x{rules.hand_size}-{rules.blocked_action.value}-{rules.first_lead.value}"
+    )
+
+
+# Double-2: (players, hand size) with players * hand size <= 6.
+DOUBLE_2_SHAPES = [(2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (4, 1), (5, 1), (6, 1)]
+DOUBLE_2 = [
+    Ruleset(max_pip=2, players=p, hand_size=h, blocked_action=action, first_lead=lead)
+    for p, h in DOUBLE_2_SHAPES
+    for action in BlockedAction
+    # The lead rule matters only when every tile is dealt.
+    for lead in (LeadRule if p * h == 6 else [LeadRule.ANY_TILE])
+]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    DOUBLE_2,
+    ids=lambda r: f"{r.players}x{r.hand_size}-{r.blocked_action.value}-{r.first_lead.value}",
+)
+def test_every_state_of_every_double_2_deal(rules: Ruleset) -> None:
+    summary = enumerate_all(rules, renamed=False, every_move=True)
+    _report(rules, summary)
+    assert summary.deals == deal_count(rules)
+    assert summary.states >= _lower_bound(rules, summary.deals)
+    assert summary.longest <= max_actions(rules)
+
+
+# Double-3: 2 seats with 5 (none undealt), 4 and 3 tiles; 3 seats with 3 (only the starter
+# undealt) and 2 tiles.
+DOUBLE_3 = [
+    Ruleset(max_pip=3, players=p, hand_size=h, blocked_action=action, first_lead=lead)
+    for p, h in [(2, 5), (2, 4), (2, 3), (3, 3), (3, 2)]
+    for action in BlockedAction
+    for lead in ([LeadRule.ANY_TILE, LeadRule.DOUBLE] if p * h == 10 else [LeadRule.ANY_TILE])
+]
+
+
+@pytest.mark.skipif(not CI, reason="millions of states: runs under HYPOTHESIS_PROFILE=ci")
+@pytest.mark.parametrize(
+    "rules",
+    DOUBLE_3,
+    ids=lambda r: f"{r.players}x{r.hand_size}-{r.blocked_action.value}-{r.first_lead.value}",
+)
+def test_every_state_of_every_double_3_deal_up_to_renaming(rules: Ruleset) -> None:
+    summary = enumerate_all(rules, renamed=True, every_move=False)
+    _report(rules, summary)
+    # Each class of renamings holds at most 4! = 24 of seat 0's C(10, h) possible hands and
+    # contains one smallest hand, so at least C(10, h) / 24 hands are kept for seat 0, each
+    # with every assignment of the other tiles.
+    rest = deal_count(rules) // math.comb(rules.set_size, rules.hand_size)
+    assert summary.deals >= math.ceil(math.comb(rules.set_size, rules.hand_size) / 24) * rest
+    assert summary.deals < deal_count(rules)
+    assert summary.states >= _lower_bound(rules, summary.deals)
+    assert summary.longest <= max_actions(rules)
