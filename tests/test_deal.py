@@ -1,0 +1,161 @@
+"""Deals as data (rules ``deal.sizes``, ``deal.starter``) and the seeded shuffle."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gaple.deal import Deal, InvalidDeal, SplitMix64, shuffle_deal
+from gaple.presets import PRESETS, ruleset
+from gaple.rules import Ruleset
+from gaple.tiles import Tile, parse_tiles, tile_set
+from strategies import random_rulesets, rulesets
+
+SMALL = Ruleset(max_pip=2, players=2, hand_size=2)
+"""Double-2 (0-0 0-1 0-2 1-1 1-2 2-2), 2 seats of 2: two undealt, a starter and one aside."""
+
+
+def _small(**changes: object) -> Deal:
+    parts: dict[str, object] = {
+        "hands": [parse_tiles("0-1 1-1"), parse_tiles("0-0 1-2")],
+        "starter": Tile(0, 2),
+        "set_aside": parse_tiles("2-2"),
+        "first_seat": 0,
+    }
+    parts.update(changes)
+    return Deal(**parts)  # type: ignore[arg-type]
+
+
+def _invalid(deal: Deal, rules: Ruleset = SMALL) -> str:
+    with pytest.raises(InvalidDeal) as caught:
+        deal.validate(rules)
+    return str(caught.value)
+
+
+def test_a_valid_deal_passes_and_sorts_each_hand() -> None:
+    deal = _small(hands=[parse_tiles("1-1 0-1"), parse_tiles("1-2 0-0")])
+    deal.validate(SMALL)
+    assert deal.hands == (parse_tiles("0-1 1-1"), parse_tiles("0-0 1-2"))
+
+
+def test_a_tile_dealt_twice_is_located() -> None:
+    message = _invalid(_small(hands=[parse_tiles("0-1 1-1"), parse_tiles("0-1 1-2")]))
+    assert message == "seat 1: tile 0-1 is also in seat 0"
+
+
+def test_a_tile_both_aside_and_turned_up_is_located() -> None:
+    message = _invalid(_small(set_aside=parse_tiles("0-2")))
+    assert message == "the set-aside tiles: tile 0-2 is also in the starter"
+
+
+def test_a_hand_of_the_wrong_size_is_located() -> None:
+    message = _invalid(
+        _small(hands=[parse_tiles("0-1"), parse_tiles("0-0 1-2 1-1")]),
+    )
+    assert message == "seat 0 holds 1 tiles, the rules deal 2"
+
+
+def test_a_missing_starter_is_reported() -> None:
+    message = _invalid(_small(starter=None, set_aside=parse_tiles("0-2 2-2")))
+    # Double-2 has 6 tiles, 2 x 2 are dealt: 2 undealt, so one must be turned up.
+    assert message == "2 tiles are undealt, so one must be turned up as the starter"
+
+
+def test_a_starter_when_every_tile_is_dealt_is_refused() -> None:
+    # Double-2 with 3 seats of 2 deals all 6 tiles, so any starter repeats a dealt tile, and
+    # that repeat is what the message locates.
+    all_dealt = Ruleset(max_pip=2, players=3, hand_size=2)
+    assert all_dealt.undealt == 0
+    deal = Deal(
+        hands=[parse_tiles("0-0 0-1"), parse_tiles("0-2 1-1"), parse_tiles("1-2 2-2")],
+        starter=Tile(0, 0),
+    )
+    assert _invalid(deal, all_dealt) == "the starter: tile 0-0 is also in seat 0"
+
+
+def test_tiles_missing_from_the_deal_are_listed() -> None:
+    message = _invalid(_small(set_aside=()))
+    assert message == "tiles missing from the deal: 2-2"
+
+
+def test_a_tile_outside_the_set_is_located() -> None:
+    message = _invalid(_small(set_aside=parse_tiles("3-3")))
+    assert message == "the set-aside tiles: tile 3-3 is not in the double-2 set"
+
+
+def test_the_wrong_number_of_hands_is_reported() -> None:
+    message = _invalid(_small(hands=[parse_tiles("0-1 1-1")]))
+    assert message == "the deal has 1 hands, the rules have 2 seats"
+
+
+def test_a_first_seat_outside_the_table_is_reported() -> None:
+    assert _invalid(_small(first_seat=2)) == "first_seat 2 is not a seat (0..1)"
+
+
+# ---------------------------------------------------------------------------------------------
+# SplitMix64 and shuffle_deal
+# ---------------------------------------------------------------------------------------------
+
+
+def test_splitmix64_first_output_for_seed_0_is_the_published_value() -> None:
+    # The reference SplitMix64 (Steele, Lea and Flood; Vigna's splitmix64.c) seeded with 0
+    # first returns 0xE220A8397B1DCDAF; implementations in other languages quote it.
+    assert SplitMix64(0).next() == 0xE220A8397B1DCDAF
+
+
+def test_splitmix64_takes_the_seed_modulo_2_to_the_64() -> None:
+    assert SplitMix64(2**64).next() == 0xE220A8397B1DCDAF
+    assert SplitMix64(-1).next() == SplitMix64(2**64 - 1).next()
+
+
+def test_splitmix64_below_is_the_output_modulo_the_bound() -> None:
+    assert SplitMix64(0).below(3) == 0xE220A8397B1DCDAF % 3
+    assert SplitMix64(0).below(28) == 0xE220A8397B1DCDAF % 28
+
+
+def test_the_same_seed_gives_the_same_deal() -> None:
+    for name in PRESETS:
+        rules = ruleset(name)
+        for seed in (0, 1, 2**63 + 5):
+            assert shuffle_deal(rules, seed) == shuffle_deal(rules, seed)
+
+
+def test_different_seeds_give_different_deals() -> None:
+    rules = ruleset("pagat-4x7")
+    deals = {shuffle_deal(rules, seed).hands for seed in range(50)}
+    # 28! / (7!)^4 (about 4.7e14) ways to deal: 50 seeds repeating one would be a broken shuffle.
+    assert len(deals) == 50
+
+
+def test_shuffle_deal_honours_a_given_first_seat() -> None:
+    rules = ruleset("pagat-4x6")
+    for seat in range(4):
+        deal = shuffle_deal(rules, 11, first_seat=seat)
+        assert deal.first_seat == seat
+        # The first seat is drawn after the shuffle, so it does not change the tiles.
+        assert deal.hands == shuffle_deal(rules, 11).hands
+
+
+def test_drawn_first_seats_cover_the_table() -> None:
+    rules = ruleset("pagat-5x5")
+    assert {shuffle_deal(rules, seed).first_seat for seed in range(100)} == set(range(5))
+
+
+@given(rulesets(), st.integers(min_value=0, max_value=2**64 - 1))
+def test_shuffle_deal_always_fits_its_rules(rules: Ruleset, seed: int) -> None:
+    deal = shuffle_deal(rules, seed)
+    deal.validate(rules)
+    assert [len(hand) for hand in deal.hands] == [rules.hand_size] * rules.players
+    assert (deal.starter is not None) == rules.has_starter
+    assert len(deal.set_aside) == max(rules.undealt - 1, 0)
+    assert 0 <= deal.first_seat < rules.players
+
+
+@given(random_rulesets(max_pips=(2, 3)), st.integers(min_value=0, max_value=2**64 - 1))
+def test_shuffle_deal_is_a_permutation_of_the_set(rules: Ruleset, seed: int) -> None:
+    deal = shuffle_deal(rules, seed)
+    tiles = [t for hand in deal.hands for t in hand] + list(deal.set_aside)
+    if deal.starter is not None:
+        tiles.append(deal.starter)
+    assert sorted(tiles) == list(tile_set(rules.max_pip).tiles)

@@ -1,0 +1,244 @@
+"""Rule options, their validation, and the named presets."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from gaple.presets import PRESETS, UnknownPreset, find_preset, ruleset
+from gaple.registry import RULES
+from gaple.rules import (
+    OPTION_NAMES,
+    BlockedAction,
+    InvalidRuleset,
+    LeadRule,
+    Ruleset,
+    Settlement,
+    lead_tiles,
+    option_info,
+)
+from gaple.sources import SOURCES
+from gaple.tiles import Tile
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------------------------
+
+
+def test_five_seats_of_seven_are_refused_naming_35_and_28() -> None:
+    # PAGAT-ID's five players with seven tiles each would need 35 tiles (research C1).
+    with pytest.raises(InvalidRuleset) as caught:
+        Ruleset(players=5, hand_size=7)
+    assert "35" in str(caught.value)
+    assert "28" in str(caught.value)
+
+
+def test_partnership_needs_four_seats() -> None:
+    with pytest.raises(InvalidRuleset, match="exactly 4 seats, got 5"):
+        Ruleset(players=5, hand_size=5, partnership=True)
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"max_pip": 0}, "max_pip must be at least 1"),
+        ({"players": 1}, "at least 2 seats"),
+        ({"hand_size": 0}, "at least 1 tile"),
+        ({"forbidden_leads": [Tile(7, 7)]}, "7-7, not in the double-6 set"),
+        ({"forbidden_leads": [Tile(0, 0)]}, "first_lead = double-blank leaves no tile to lead"),
+        ({"settlement": Settlement.PARTNERSHIP}, "needs partnership = true"),
+        (
+            {"partnership": True, "settlement": Settlement.CHIPS},
+            "settlement = chips is defined per seat",
+        ),
+        ({"settlement": Settlement.DIFFERENCE, "target": 0}, "target must be at least 1"),
+        ({"target": 100}, "a target needs points that grow"),
+        ({"settlement": Settlement.CUMULATIVE}, "needs match_hands >= 1"),
+        ({"match_hands": 3}, "match_hands applies only to settlement = cumulative"),
+        ({"challenge_loss_multiplier": 0}, "challenge_loss_multiplier must be at least 1"),
+        ({"top_double_bonus": -1}, "top_double_bonus cannot be negative"),
+    ],
+)
+def test_unplayable_options_are_refused_with_the_reason(
+    options: dict[str, object], fragment: str
+) -> None:
+    with pytest.raises(InvalidRuleset) as caught:
+        Ruleset(**options)  # type: ignore[arg-type]
+    assert fragment in str(caught.value)
+
+
+def test_a_ban_on_leading_only_matters_when_no_starter_is_turned_up() -> None:
+    # 4 x 6 turns up a starter, so nobody leads: banning the only 0-0 lead is harmless there.
+    rules = Ruleset(hand_size=6, forbidden_leads=frozenset({Tile(0, 0)}))
+    assert rules.has_starter
+
+
+def test_string_values_are_converted_to_options() -> None:
+    # JSON forms and --set overrides hand options over as strings; the converters read them.
+    options: dict[str, object] = {
+        "blocked_action": "pass",
+        "first_lead": "any-tile",
+        "forbidden_leads": ["6-6", "[0|0]"],
+    }
+    rules = Ruleset(**options)  # type: ignore[arg-type]
+    assert rules.blocked_action is BlockedAction.PASS
+    assert rules.first_lead is LeadRule.ANY_TILE
+    assert rules.forbidden_leads == frozenset({Tile(6, 6), Tile(0, 0)})
+
+
+def test_deal_shapes_of_the_double_six_set() -> None:
+    # 28 tiles: 4 x 7 leaves none, 4 x 6 leaves 4 (starter + 3), 5 x 5 leaves 3 (starter + 2).
+    assert (Ruleset().undealt, Ruleset().has_starter) == (0, False)
+    assert (Ruleset(hand_size=6).undealt, Ruleset(hand_size=6).has_starter) == (4, True)
+    five = Ruleset(players=5, hand_size=5)
+    assert (five.undealt, five.has_starter) == (3, True)
+
+
+def test_teams() -> None:
+    assert Ruleset(partnership=True).teams == ((0, 2), (1, 3))
+    assert [Ruleset(partnership=True).team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert Ruleset().teams == ((0,), (1,), (2,), (3,))
+
+
+def test_lead_rule_of_first_and_later_hands() -> None:
+    rules = Ruleset(first_lead=LeadRule.DOUBLE_BLANK, later_lead=LeadRule.ANY_TILE)
+    assert rules.lead_rule(first_hand=True) is LeadRule.DOUBLE_BLANK
+    assert rules.lead_rule(first_hand=False) is LeadRule.ANY_TILE
+
+
+def test_lead_tiles() -> None:
+    assert lead_tiles(LeadRule.DOUBLE_BLANK, 6) == {Tile(0, 0)}
+    assert lead_tiles(LeadRule.DOUBLE, 6) == {Tile(p, p) for p in range(7)}
+    assert len(lead_tiles(LeadRule.ANY_TILE, 6)) == 28
+
+
+def test_replace_validates_and_refuses_unknown_options() -> None:
+    assert Ruleset().replace(hand_size=6).hand_size == 6
+    with pytest.raises(InvalidRuleset, match="unknown option"):
+        Ruleset().replace(hand_sise=6)
+    with pytest.raises(InvalidRuleset, match="35"):
+        Ruleset().replace(players=5)
+
+
+def test_rulesets_are_frozen() -> None:
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        Ruleset().players = 3  # type: ignore[misc]
+
+
+def test_every_option_documents_its_rules_and_sources() -> None:
+    infos = option_info()
+    assert tuple(info.name for info in infos) == OPTION_NAMES
+    for info in infos:
+        assert info.doc, info.name
+        assert info.rule_ids, info.name
+        assert info.sources, info.name
+        for rule_id in info.rule_ids:
+            assert rule_id in RULES, f"{info.name} names unknown rule {rule_id}"
+        for key in info.sources:
+            assert key in SOURCES, f"{info.name} cites unknown source {key}"
+
+
+def test_every_lead_and_blocked_action_names_a_registered_rule() -> None:
+    for lead in LeadRule:
+        assert lead.rule_id in RULES
+    for action in BlockedAction:
+        assert action.rule_id in RULES
+
+
+# ---------------------------------------------------------------------------------------------
+# Presets
+# ---------------------------------------------------------------------------------------------
+
+DECIDED = {
+    "pagat-4x7",
+    "pagat-4x6",
+    "pagat-5x5",
+    "block100",
+    "chips",
+    "domino4d",
+    "suwiki-individual",
+    "suwiki-partnership",
+}
+"""The presets decisions.md asks for at least."""
+
+
+def test_every_decided_preset_exists_and_builds() -> None:
+    assert set(PRESETS) >= DECIDED
+    for name, preset in PRESETS.items():
+        assert preset.name == name
+        assert isinstance(ruleset(name), Ruleset)
+        assert preset.title
+
+
+def test_every_preset_uses_a_legal_deal_shape() -> None:
+    # Research invariant 2: (4, 7, 0), (4, 6, 4) and (5, 5, 3) are the double-six deals.
+    for preset in PRESETS.values():
+        rules = preset.rules
+        assert (rules.players, rules.hand_size, rules.undealt) in {(4, 7, 0), (4, 6, 4), (5, 5, 3)}
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"),
+    [
+        ("PAGAT", "pagat-4x7"),
+        ("Gaple", "pagat-4x7"),
+        ("pagat_4x7", "pagat-4x7"),
+        ("  PAGAT-4X7 ", "pagat-4x7"),
+        ("Seed003", "block100"),
+        ("SEED004", "chips"),
+        ("Sunda_Partnership", "suwiki-partnership"),
+        ("sunda-individual", "suwiki-individual"),
+        ("DOMINO4D", "domino4d"),
+    ],
+)
+def test_aliases_resolve_ignoring_case_and_underscores(alias: str, name: str) -> None:
+    assert find_preset(alias).name == name
+
+
+def test_every_alias_resolves_to_its_preset() -> None:
+    for preset in PRESETS.values():
+        for alias in (preset.name, *preset.aliases):
+            assert find_preset(alias.upper()) is preset
+
+
+def test_unknown_preset_names_the_known_ones() -> None:
+    with pytest.raises(UnknownPreset) as caught:
+        find_preset("pagat-3x9")
+    message = str(caught.value)
+    assert "'pagat-3x9'" in message
+    assert all(name in message for name in PRESETS)
+
+
+def test_preset_overrides_are_validated() -> None:
+    assert ruleset("chips", settlement="cumulative", match_hands=4).match_hands == 4
+    with pytest.raises(InvalidRuleset, match="35"):
+        ruleset("pagat-5x5", hand_size=7)
+
+
+def test_every_option_a_preset_changes_is_cited_with_known_sources() -> None:
+    default = Ruleset()
+    for preset in PRESETS.values():
+        for option in OPTION_NAMES:
+            if getattr(preset.rules, option) != getattr(default, option):
+                citation = preset.citation(option)
+                assert citation is not None, f"{preset.name}.{option} is not cited"
+                assert citation.sources, f"{preset.name}.{option} cites nothing"
+                for key in citation.sources:
+                    assert key in SOURCES, f"{preset.name}.{option} cites unknown {key}"
+        for option, citation in preset.citations.items():
+            assert option in OPTION_NAMES, f"{preset.name} cites unknown option {option}"
+            assert all(key in SOURCES for key in citation.sources)
+
+
+def test_presets_follow_the_decided_readings() -> None:
+    # decisions.md points 6-11: 0-0 opens 4 x 7 first hands; pagat discards, DOMINO4D and
+    # SUWIKI pass; DOMINO4D's and SUWIKI's later hands are led with any tile.
+    assert ruleset("pagat-4x7").first_lead is LeadRule.DOUBLE_BLANK
+    assert ruleset("pagat-4x7").later_lead is LeadRule.DOUBLE
+    assert ruleset("pagat-4x7").blocked_action is BlockedAction.DISCARD
+    assert ruleset("domino4d").blocked_action is BlockedAction.PASS
+    assert ruleset("domino4d").later_lead is LeadRule.ANY_TILE
+    assert ruleset("suwiki-individual").blocked_action is BlockedAction.PASS
+    assert ruleset("suwiki-partnership").partnership
+    assert ruleset("block100").target == 100
+    assert ruleset("suwiki-partnership").target == 500

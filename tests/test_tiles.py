@@ -1,0 +1,125 @@
+"""Tiles, tile sets and their notation (rule ``tiles.set``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gaple.tiles import Tile, TileSyntaxError, iter_bits, parse_tiles, tile_set
+
+
+@pytest.mark.parametrize("text", ["0-3", "3-0", "[0-3]", "0|3", "[0|3]", " 3:0 ", "0/3", "0,3"])
+def test_parse_is_lenient_about_brackets_separators_and_order(text: str) -> None:
+    assert Tile.parse(text) == Tile(0, 3)
+
+
+@pytest.mark.parametrize("text", ["", "3", "0-3-4", "a-b", "0 3", "-1-2", "0--3"])
+def test_parse_refuses_what_is_not_two_pip_values_with_a_clear_message(text: str) -> None:
+    with pytest.raises(TileSyntaxError) as caught:
+        Tile.parse(text)
+    message = str(caught.value)
+    assert repr(text) in message  # says what it could not read
+    assert "'4-4'" in message  # and how to write a tile
+
+
+def test_a_tile_is_unordered_and_keeps_its_low_half_first() -> None:
+    assert Tile(5, 2) == Tile(2, 5)
+    assert (Tile(5, 2).low, Tile(5, 2).high) == (2, 5)
+    assert str(Tile(6, 3)) == "3-6"
+    assert repr(Tile(6, 3)) == "Tile(3, 6)"
+    assert hash(Tile(1, 4)) == hash(Tile(4, 1))
+
+
+def test_tile_facts() -> None:
+    assert Tile(4, 4).pips == 8  # research E-count: [4-4] = 8
+    assert Tile(0, 3).pips == 3  # and [0-3] = 3
+    assert Tile(4, 4).is_double
+    assert not Tile(0, 3).is_double
+    assert Tile(2, 5).has(5)
+    assert not Tile(2, 5).has(3)
+    assert Tile(2, 5).other(2) == 5
+    assert Tile(3, 3).other(3) == 3
+    with pytest.raises(ValueError, match="no half showing 4"):
+        Tile(2, 5).other(4)
+
+
+def test_tiles_order_by_low_half_then_high_half() -> None:
+    assert sorted([Tile(1, 1), Tile(0, 6), Tile(0, 2), Tile(6, 6)]) == [
+        Tile(0, 2),
+        Tile(0, 6),
+        Tile(1, 1),
+        Tile(6, 6),
+    ]
+
+
+def test_negative_pips_are_refused() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        Tile(-1, 2)
+
+
+def test_parse_tiles_reads_a_string_or_a_list() -> None:
+    assert parse_tiles("1-1 [1-3] 5|1") == (Tile(1, 1), Tile(1, 3), Tile(1, 5))
+    assert parse_tiles(["6-6", "0-0"]) == (Tile(6, 6), Tile(0, 0))
+    assert parse_tiles("") == ()
+    with pytest.raises(TileSyntaxError, match="'x'"):
+        parse_tiles("1-1 x")
+
+
+def test_double_six_set_has_28_tiles_and_168_pips() -> None:
+    full = tile_set(6)
+    # (N + 1)(N + 2) / 2 = 7 * 8 / 2 tiles; each number on 8 halves: 8 * (0 + ... + 6) pips.
+    assert full.size == 28
+    assert full.total_pips == 168
+    assert len(set(full.tiles)) == 28
+    assert full.tiles[0] == Tile(0, 0)
+    assert full.tiles[6] == Tile(0, 6)
+    assert full.tiles[7] == Tile(1, 1)
+    assert full.tiles[-1] == Tile(6, 6)
+    assert list(full.tiles) == sorted(full.tiles)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 6, 9])
+def test_double_n_set_tables(n: int) -> None:
+    full = tile_set(n)
+    assert full.size == (n + 1) * (n + 2) // 2
+    assert full.total_pips == (n + 2) * n * (n + 1) // 2
+    for i, tile in enumerate(full.tiles):
+        assert full.index[tile] == i
+        assert full.bit_index(tile) == i
+        assert full.pips[i] == tile.pips
+    for pip in range(n + 1):
+        # Each number is on n + 1 tiles: its double and one tile with each other number.
+        suit = full.unpack(full.suit[pip])
+        assert len(suit) == n + 1
+        assert all(t.has(pip) for t in suit)
+    assert full.unpack(full.doubles) == tuple(Tile(p, p) for p in range(n + 1))
+    assert full.unpack(full.full) == full.tiles
+
+
+def test_tile_set_is_cached_and_refuses_n_below_1() -> None:
+    assert tile_set(6) is tile_set(6)
+    with pytest.raises(ValueError, match="N >= 1"):
+        tile_set(0)
+
+
+def test_mask_refuses_repeats_and_foreign_tiles() -> None:
+    full = tile_set(2)
+    assert full.mask([Tile(0, 0), Tile(2, 2)]) == 0b100001
+    with pytest.raises(ValueError, match="0-1 appears twice"):
+        full.mask([Tile(0, 1), Tile(1, 0)])
+    with pytest.raises(ValueError, match="3-3 is not in the double-2 set"):
+        full.mask([Tile(3, 3)])
+
+
+@given(st.integers(min_value=0, max_value=2**40))
+def test_iter_bits_lists_the_set_bits_lowest_first(mask: int) -> None:
+    bits = list(iter_bits(mask))
+    assert bits == sorted(bits)
+    assert sum(1 << b for b in bits) == mask
+
+
+@given(st.sets(st.sampled_from(tile_set(6).tiles)))
+def test_unpack_inverts_mask(tiles: set[Tile]) -> None:
+    full = tile_set(6)
+    assert full.unpack(full.mask(tiles)) == tuple(sorted(tiles))
