@@ -400,6 +400,12 @@ def check_ending(state: State) -> None:
         assert state.out_seat is None
     if state.ending is Ending.BLOCKED:
         assert not someone_fits, "blocked, yet a seat holds a tile that fits"
+        # Only a tile put down can block a hand (or the starter, before anyone acts): the
+        # last placer, the blocker, is the last seat to act.
+        if state.history:
+            assert state.last_placer == state.history[-1].seat
+        else:
+            assert state.last_placer is None
     if state.ending is None:
         assert someone_fits, "nobody can place, yet the hand goes on"
 
@@ -426,6 +432,14 @@ def check_forced_play(state: State) -> None:
         want = {Discard(t) for t in hand}
     assert set(moves) == want, f"legal moves {moves}, want {sorted(map(str, want))}"
     assert len(moves) == len(want), f"legal_moves repeats a move: {moves}"
+    # The documented order (seeded random play depends on it): by tile, left end first.
+    assert list(moves) == sorted(moves, key=_move_order), f"legal_moves out of order: {moves}"
+
+
+def _move_order(move: Move) -> tuple[Tile, int]:
+    if isinstance(move, Pass):
+        return Tile(0, 0), 0
+    return move.tile, int(isinstance(move, Place) and move.end is End.RIGHT)
 
 
 def max_actions(rules: Ruleset) -> int:
