@@ -13,6 +13,7 @@ from gaple.registry import RULES
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.state import (
     ERROR_CODES,
+    Action,
     Discard,
     End,
     Ending,
@@ -286,3 +287,12 @@ def test_discarding_the_last_tile_ends_the_hand_by_going_out() -> None:
     state = replay(rules, deal, [Discard(_t("2-2"))])
     assert state.ending is Ending.OUT
     assert state.out_seat == 0
+
+
+def test_replayed_actions_check_their_seat() -> None:
+    # Seat 0 holds 0-0 and opens; an Action claiming seat 1 made that lead is refused.
+    with pytest.raises(IllegalMove) as caught:
+        replay(_rules(BlockedAction.PASS), MIXED, [Action(1, Lead(_t("0-0")))])
+    assert caught.value.code == "wrong-seat"
+    state = replay(_rules(BlockedAction.PASS), MIXED, [Action(0, Lead(_t("0-0")))])
+    assert state.ends == (0, 0)

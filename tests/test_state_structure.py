@@ -3,6 +3,7 @@
 (a) A blocked 4 x 7 hand with no discards shows one number on both ends.
 (b) A turned-up starter never blocks a 4 x 6 or 5 x 5 hand at once.
 (c) In 4 x 7 later hands the double lead always finds an opener.
+(d) With every non-double of a number placed, zero or two open ends show it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from gaple.deal import Deal, shuffle_deal
 from gaple.presets import ruleset
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.simulate import random_hand
-from gaple.state import Ending, Lead, State, legal_moves, new_hand
+from gaple.state import Ending, Lead, State, apply, legal_moves, new_hand
 from gaple.tiles import Tile, tile_set
 from strategies import deals, playouts
 
@@ -184,3 +185,31 @@ def test_4x7_later_hands_always_find_a_double_to_lead_property(data: st.DataObje
     rules = ruleset("pagat-4x7")
     state = new_hand(rules, data.draw(deals(rules)), first_hand=False)
     _check_double_opener(state, {t for t in FULL.tiles if t.is_double})
+
+
+# ---------------------------------------------------------------------------------------------
+# (d) Dead-double parity (research invariant 11, C20)
+#
+# Once the 6 non-doubles of a number n are all in the line, the line holds 6 halves showing n,
+# or 8 with n-n. Joints use halves in equal pairs, so the open ends showing n are even in
+# number: 0 or 2. Hence n-n can be placed then only if both ends show n, and is otherwise dead.
+# ---------------------------------------------------------------------------------------------
+
+
+def test_with_every_non_double_of_a_number_placed_zero_or_two_ends_show_it() -> None:
+    seen = 0
+    for name in ("pagat-4x7", "domino4d", "pagat-4x6"):
+        rules = ruleset(name)
+        for seed in range(150):
+            final = random_hand(rules, seed)
+            state = new_hand(rules, final.deal)
+            for action in final.history:
+                state = apply(state, action.move)
+                assert state.ends is not None
+                placed = set(state.line_tiles())
+                for number in range(7):
+                    others = {Tile(number, k) for k in range(7) if k != number}
+                    if others <= placed:
+                        seen += 1
+                        assert state.ends.count(number) in (0, 2), (name, seed, state.ends)
+    assert seen > 100, "too few positions with a whole suit placed to mean anything"
