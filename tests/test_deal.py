@@ -63,15 +63,15 @@ def test_a_missing_starter_is_reported() -> None:
 
 
 def test_a_starter_when_every_tile_is_dealt_is_refused() -> None:
-    # Double-2 with 3 seats of 2 deals all 6 tiles, so any starter repeats a dealt tile, and
-    # that repeat is what the message locates.
+    # Double-2 with 3 seats of 2 deals all 6 tiles, so there is nothing left to turn up: the
+    # starter is refused for that reason before its tile is compared with the hands.
     all_dealt = Ruleset(max_pip=2, players=3, hand_size=2)
     assert all_dealt.undealt == 0
     deal = Deal(
         hands=[parse_tiles("0-0 0-1"), parse_tiles("0-2 1-1"), parse_tiles("1-2 2-2")],
         starter=Tile(0, 0),
     )
-    assert _invalid(deal, all_dealt) == "the starter: tile 0-0 is also in seat 0"
+    assert _invalid(deal, all_dealt) == "every tile is dealt, so there can be no starter"
 
 
 def test_tiles_missing_from_the_deal_are_listed() -> None:

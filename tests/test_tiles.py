@@ -14,7 +14,9 @@ def test_parse_is_lenient_about_brackets_separators_and_order(text: str) -> None
     assert Tile.parse(text) == Tile(0, 3)
 
 
-@pytest.mark.parametrize("text", ["", "3", "0-3-4", "a-b", "0 3", "-1-2", "0--3"])
+@pytest.mark.parametrize(
+    "text", ["", "3", "0-3-4", "a-b", "0 3", "-1-2", "0--3", "[0-3", "0-3]", "[[0-3]]"]
+)
 def test_parse_refuses_what_is_not_two_pip_values_with_a_clear_message(text: str) -> None:
     with pytest.raises(TileSyntaxError) as caught:
         Tile.parse(text)

@@ -62,6 +62,12 @@ class Deal:
         if len(self.hands) != rules.players:
             msg = f"the deal has {len(self.hands)} hands, the rules have {rules.players} seats"
             raise InvalidDeal(msg)
+        if rules.has_starter and self.starter is None:
+            msg = f"{rules.undealt} tiles are undealt, so one must be turned up as the starter"
+            raise InvalidDeal(msg)
+        if not rules.has_starter and self.starter is not None:
+            msg = "every tile is dealt, so there can be no starter"
+            raise InvalidDeal(msg)
         seen: dict[Tile, str] = {}
         parts: list[tuple[str, Sequence[Tile]]] = [
             (f"seat {seat}", hand) for seat, hand in enumerate(self.hands)
@@ -81,12 +87,6 @@ class Deal:
             if len(hand) != rules.hand_size:
                 msg = f"seat {seat} holds {len(hand)} tiles, the rules deal {rules.hand_size}"
                 raise InvalidDeal(msg)
-        if rules.has_starter and self.starter is None:
-            msg = f"{rules.undealt} tiles are undealt, so one must be turned up as the starter"
-            raise InvalidDeal(msg)
-        if not rules.has_starter and self.starter is not None:
-            msg = "every tile is dealt, so there can be no starter"
-            raise InvalidDeal(msg)
         missing = [t for t in full.tiles if t not in seen]
         if missing:
             msg = f"tiles missing from the deal: {' '.join(map(str, missing))}"

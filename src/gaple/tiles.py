@@ -25,7 +25,8 @@ class TileSyntaxError(ValueError):
     """Raised when a text cannot be read as a tile."""
 
 
-_TILE_RE = re.compile(r"^\s*\[?\s*(\d{1,2})\s*[-|:/,]\s*(\d{1,2})\s*\]?\s*$")
+_PAIR = r"\s*(\d{1,2})\s*[-|:/,]\s*(\d{1,2})\s*"
+_TILE_RE = re.compile(rf"^\s*(?:\[{_PAIR}\]|{_PAIR})\s*$")
 
 
 def _check_pip(value: int) -> int:
@@ -70,7 +71,8 @@ class Tile:
         if match is None:
             msg = f"cannot read {text!r} as a tile: write two pip values such as '4-4' or '0-3'"
             raise TileSyntaxError(msg)
-        return cls(int(match.group(1)), int(match.group(2)))
+        low, high = (int(group) for group in match.groups() if group is not None)
+        return cls(low, high)
 
     @property
     def pips(self) -> int:
