@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, cast
 
-from gaple.cli import match, play, score, variants
+from gaple.cli import check, conformance, match, play, score, variants, vectors
 from gaple.cli.common import UsageError
 
 __all__ = ["UsageError", "main"]
@@ -24,6 +24,9 @@ SUBCOMMANDS: tuple[Register, ...] = (
     play.register,
     match.register,
     score.register,
+    vectors.register,
+    check.register,
+    conformance.register,
 )
 """Each subcommand module's ``register``; a new subcommand adds its module here."""
 

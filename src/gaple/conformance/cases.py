@@ -1,0 +1,310 @@
+"""Conformance cases: one hand (rules, deal, actions) with what the spec says at every step.
+
+A case is plain JSON (schema: ``spec/schema/case.schema.json``). Its expected values are
+computed here by running the executable spec, so a case can never disagree with it; which
+deals and actions make a case worth having is decided by hand in :mod:`.scenarios`.
+
+The observable state after each step (:func:`observe`) is split into levels an engine can be
+checked at (:data:`LEVELS`): ``line`` (line, ends, legal leads and placements), ``turns`` (the
+seat to act, legal passes and discards, hand sizes, discard counts, the ending), ``count``
+(counts, winner, winning team) and ``points`` (points, replay).
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from attrs import frozen
+
+from gaple.deal import Deal
+from gaple.io import deal_to_json, rules_to_json
+from gaple.presets import find_preset
+from gaple.state import (
+    Action,
+    Discard,
+    Ending,
+    IllegalMove,
+    Lead,
+    Move,
+    Pass,
+    Place,
+    State,
+    apply,
+    legal_moves,
+    new_hand,
+    parse_move,
+)
+from gaple.tiles import Tile
+
+__all__ = [
+    "CASE_FORMAT",
+    "LEVELS",
+    "LINE_ERRORS",
+    "ScenarioError",
+    "build_case",
+    "case_levels",
+    "move_rule",
+    "observe",
+    "result_json",
+    "scoring_available",
+]
+
+CASE_FORMAT = 1
+"""Version of the case format (``spec/vectors/v1``); bumped on any incompatible change."""
+
+LEVELS: tuple[str, ...] = ("line", "turns", "count", "points")
+"""The levels an engine can be checked at, from the line up to the points."""
+
+LINE_ERRORS = frozenset({"line-started", "lead-required", "no-match", "illegal-lead"})
+"""Error codes of the ``line`` level (leads and placements); the others are ``turns``
+(``not-in-hand`` belongs to the level of the move it rejects)."""
+
+JSON = Any
+
+
+class ScenarioError(ValueError):
+    """A hand-written scenario that the spec does not play the way its author reasoned."""
+
+
+def scoring_available() -> bool:
+    """Whether the spec's scoring module (:mod:`gaple.result`) is present."""
+    try:
+        importlib.import_module("gaple.result")
+    except ImportError:
+        return False
+    return True
+
+
+def _hand_result(state: State) -> Any:
+    return importlib.import_module("gaple.result").hand_result(state)
+
+
+def observe(state: State) -> dict[str, JSON]:
+    """What an engine must show after each step, in the protocol's ``state`` form.
+
+    ``legal`` is in :func:`gaple.state.legal_moves` order but compared as a set.
+    """
+    players = range(state.rules.players)
+    return {
+        "to_act": state.to_act,
+        "line": [list(pair) for pair in state.line],
+        "ends": None if state.ends is None else list(state.ends),
+        "legal": [str(move) for move in legal_moves(state)],
+        "hand_sizes": [len(state.hand(seat)) for seat in players],
+        "discard_counts": [len(state.discards(seat)) for seat in players],
+        "ending": None if state.ending is None else state.ending.value,
+    }
+
+
+def result_json(state: State) -> dict[str, JSON] | None:
+    """The result of an ended hand in the protocol's ``result`` form; ``None`` while it goes
+    on or when the scoring module is not available."""
+    if state.ending is None or not scoring_available():
+        return None
+    result = _hand_result(state)
+    return {
+        "counts": list(result.counts),
+        "winner": result.winner,
+        "winning_team": result.winning_team,
+        "points": list(result.points),
+        "replay": result.replay,
+    }
+
+
+def move_rule(state: State, move: Move) -> str:
+    """The rule that makes ``move`` legal in ``state`` (named when an engine rejects it)."""
+    if isinstance(move, Lead):
+        if move.tile in state.rules.forbidden_leads:
+            return "open.forbidden"
+        return state.rules.lead_rule(first_hand=state.first_hand).rule_id
+    if isinstance(move, Place):
+        return "play.match-end"
+    if isinstance(move, Pass):
+        return "block.pass"
+    return "block.discard"
+
+
+def _error_level(code: str, move: Move) -> str:
+    if code in LINE_ERRORS:
+        return "line"
+    if code == "not-in-hand" and isinstance(move, Lead | Place):
+        return "line"
+    return "turns"
+
+
+@frozen
+class _Played:
+    """One built step: the action, the error it raised (if any) and the state after it."""
+
+    action: Action
+    error: IllegalMove | None
+    after: State
+
+
+Step = tuple[int, str, "str | tuple[int, int] | None"]
+"""A scripted step: seat, move, and what its author reasoned: an error code, the ends after
+an accepted move, or ``None`` (accepted, nothing more claimed)."""
+
+
+def _play(state: State, steps: Sequence[Step]) -> list[_Played]:
+    played: list[_Played] = []
+    for number, (seat, text, claim) in enumerate(steps, start=1):
+        action = Action(seat, parse_move(text))
+        expected_code = claim if isinstance(claim, str) else None
+        try:
+            after = apply(state, action.move, seat)
+        except IllegalMove as error:
+            if expected_code != error.code:
+                wanted = expected_code or "acceptance"
+                msg = f"step {number} ({action}): spec rejects it with {error.code}, not {wanted}"
+                raise ScenarioError(msg) from None
+            played.append(_Played(action, error, state))
+            continue
+        if expected_code is not None:
+            msg = f"step {number} ({action}): spec accepts it, not {expected_code}"
+            raise ScenarioError(msg)
+        if isinstance(claim, tuple) and after.ends != claim:
+            msg = f"step {number} ({action}): ends are {after.ends}, not {claim}"
+            raise ScenarioError(msg)
+        played.append(_Played(action, None, after))
+        state = after
+    return played
+
+
+def _exercised(start: State, played: Sequence[_Played], result: JSON) -> set[str]:
+    """The rule IDs a case exercises, derived from what it checks."""
+    rules = start.rules
+    ids = {"tiles.set", "deal.sizes"}
+    if start.deal.starter is not None:
+        ids |= {"deal.starter", "open.starter-seat"}
+    if not start.first_hand:
+        ids.add("match.opener")
+    accepted = [p for p in played if p.error is None]
+    if len(accepted) >= 2:
+        ids.add("turn.order")
+    seats = [p.action.seat for p in accepted]
+    if any(a == rules.players - 1 and b == 0 for a, b in itertools.pairwise(seats)):
+        ids.add("table.seats")
+    for p in played:
+        if p.error is not None:
+            ids.add(p.error.rule_id)
+            continue
+        move = p.action.move
+        if isinstance(move, Lead):
+            ids |= {"open.lead", "play.in-hand", move_rule(start, move)}
+            if rules.forbidden_leads:
+                ids.add("open.forbidden")
+        elif isinstance(move, Place):
+            ids |= {"play.match-end", "play.in-hand"}
+        elif isinstance(move, Pass):
+            ids |= {"block.pass", "turn.forced-play"}
+        elif isinstance(move, Discard):
+            ids |= {"block.discard", "turn.forced-play", "play.in-hand"}
+    final = played[-1].after if played else start
+    if final.ending is Ending.OUT:
+        ids.add("end.out")
+    elif final.ending is Ending.BLOCKED:
+        ids.add("end.blocked")
+    if result is not None:
+        ids |= _result_rules(final)
+    return ids
+
+
+def _result_rules(state: State) -> set[str]:
+    result = _hand_result(state)
+    return set(getattr(result, "rule_ids", ())) | {"score.count", "score.rank"}
+
+
+def case_levels(case: Mapping[str, JSON]) -> list[str]:
+    """The levels a case checks: ``line`` always; ``turns`` when it passes, discards, checks a
+    turns-level error or reaches the end; ``count`` and ``points`` when it has a result."""
+    levels = {"line"}
+    for step in case["steps"]:
+        move = parse_move(step["action"]["move"])
+        if isinstance(move, Pass | Discard):
+            levels.add("turns")
+        if "error" in step and _error_level(step["error"]["code"], move) == "turns":
+            levels.add("turns")
+    observed = [case["initial"]] + [step["expect"] for step in case["steps"] if "expect" in step]
+    if any(seen["ending"] is not None for seen in observed):
+        levels.add("turns")
+    if case.get("result") is not None:
+        levels |= {"count", "points"}
+    return [level for level in LEVELS if level in levels]
+
+
+def error_level(code: str, move_text: str) -> str:
+    """The level at which a rejection with ``code`` of ``move_text`` is checked."""
+    return _error_level(code, parse_move(move_text))
+
+
+def build_case(
+    *,
+    case_id: str,
+    topic: str,
+    description: str,
+    preset: str,
+    overrides: Mapping[str, Any],
+    deal: Deal,
+    steps: Sequence[Step],
+    first_hand: bool = True,
+    rules_note: Sequence[str] = (),
+) -> dict[str, JSON]:
+    """Run a scenario through the spec and return the case with every expected value.
+
+    ``steps`` are :data:`Step` tuples; a scenario whose author reasoned a different verdict
+    raises :class:`ScenarioError`, so hand reasoning and spec are
+    checked against each other when the vectors are built. ``rules_note`` adds rule IDs the
+    scenario was written for (they must also be derivable, see :func:`_exercised`).
+
+    Raises:
+        ScenarioError: the spec does not play the scenario as written.
+    """
+    rules = find_preset(preset).rules.replace(**overrides)
+    start = new_hand(rules, deal, first_hand=first_hand)
+    played = _play(start, steps)
+    final = played[-1].after if played else start
+    result = result_json(final)
+    exercised = _exercised(start, played, result)
+    missing = sorted(set(rules_note) - exercised)
+    if missing:
+        msg = f"case {case_id} is written for {', '.join(missing)} but does not exercise it"
+        raise ScenarioError(msg)
+    case: dict[str, JSON] = {
+        "format": CASE_FORMAT,
+        "id": case_id,
+        "topic": topic,
+        "description": description,
+        "rule_ids": sorted(exercised),
+        "levels": [],
+        "variant": {
+            "preset": find_preset(preset).name,
+            "overrides": {name: rules_to_json(rules)[name] for name in overrides},
+        },
+        "rules": rules_to_json(rules),
+        "deal": deal_to_json(deal),
+        "first_hand": first_hand,
+        "initial": observe(start),
+        "steps": [_step_json(p) for p in played],
+        "result": result,
+    }
+    case["levels"] = case_levels(case)
+    return case
+
+
+def _step_json(played: _Played) -> dict[str, JSON]:
+    action = {"seat": played.action.seat, "move": str(played.action.move)}
+    if played.error is not None:
+        return {
+            "action": action,
+            "error": {"code": played.error.code, "rule": played.error.rule_id},
+        }
+    return {"action": action, "expect": observe(played.after)}
+
+
+def tiles(text: str) -> tuple[Tile, ...]:
+    """Tiles from a space-separated list such as ``"0-0 1-2"``."""
+    return tuple(Tile.parse(word) for word in text.split())

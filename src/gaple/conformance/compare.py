@@ -1,0 +1,262 @@
+"""Comparing what an implementation shows with what the spec expects, naming the rule broken.
+
+The same comparisons serve the adapter runner, the transcript checker and the fuzzer, so a
+divergence is reported the same way whichever tool finds it: the field, the rule ID, what the
+spec expected and what the implementation showed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from attrs import frozen
+
+from gaple.conformance.cases import move_rule
+from gaple.rules import Settlement
+from gaple.state import Discard, Ending, Lead, Move, MoveSyntaxError, Pass, Place, State, parse_move
+from gaple.tiles import Tile
+
+__all__ = [
+    "COUNT_FIELDS",
+    "LINE_FIELDS",
+    "POINTS_FIELDS",
+    "TURNS_FIELDS",
+    "Difference",
+    "compare_observation",
+    "compare_result",
+]
+
+JSON = Any
+
+LINE_FIELDS = ("line", "ends")
+"""Observation fields of the ``line`` level (plus the leads and placements of ``legal``)."""
+TURNS_FIELDS = ("ending", "to_act", "hand_sizes", "discard_counts")
+"""Observation fields of the ``turns`` level (plus the passes and discards of ``legal``)."""
+COUNT_FIELDS = ("counts", "winner", "winning_team")
+"""Result fields of the ``count`` level."""
+POINTS_FIELDS = ("points", "replay")
+"""Result fields of the ``points`` level."""
+
+
+@frozen
+class Difference:
+    """Where an implementation departs from the spec."""
+
+    field: str
+    """The observation or result field (``legal``, ``to_act``, ``points``...), or ``verdict``
+    and ``code`` for the acceptance of an action."""
+    rule: str
+    """The rule ID the difference breaks."""
+    expected: JSON
+    """What the spec says."""
+    actual: JSON
+    """What the implementation says."""
+
+    def describe(self) -> str:
+        """One line: ``field [rule]: expected ..., got ...``."""
+        return (
+            f"{self.field} [{self.rule}]: expected {_show(self.expected)}, got {_show(self.actual)}"
+        )
+
+
+def _show(value: JSON) -> str:
+    import json  # noqa: PLC0415
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _is_line_move(text: str) -> bool:
+    return text.startswith(("lead ", "place "))
+
+
+def compare_observation(
+    expected: Mapping[str, JSON],
+    actual: Mapping[str, JSON],
+    state: State,
+    levels: Iterable[str],
+) -> Difference | None:
+    """The first difference at the given levels between an expected and a shown state.
+
+    ``state`` is the spec's state being observed (it names the rule of a difference). Fields
+    are compared in the order that names the most specific rule first: ending, seat to act,
+    line, ends, legal moves (as a set), hand sizes, discard counts.
+    """
+    checked = set(levels)
+    fields: list[str] = []
+    if "turns" in checked:
+        fields += ["ending", "to_act"]
+    if "line" in checked:
+        fields += ["line", "ends"]
+    fields.append("legal")
+    if "turns" in checked:
+        fields += ["hand_sizes", "discard_counts"]
+    for name in fields:
+        if name not in actual:
+            return Difference(
+                name, _field_rule(name, state, expected, actual), expected[name], None
+            )
+        if name == "legal":
+            difference = _compare_legal(expected["legal"], actual["legal"], state, checked)
+            if difference is not None:
+                return difference
+        elif _normal(actual[name]) != _normal(expected[name]):
+            rule = _field_rule(name, state, expected, actual)
+            return Difference(name, rule, expected[name], actual[name])
+    return None
+
+
+def _normal(value: JSON) -> JSON:
+    if isinstance(value, tuple):
+        return [_normal(item) for item in value]
+    if isinstance(value, list):
+        return [_normal(item) for item in value]
+    return value
+
+
+def _compare_legal(
+    expected: Sequence[str], actual: JSON, state: State, checked: set[str]
+) -> Difference | None:
+    if not isinstance(actual, list) or not all(isinstance(m, str) for m in actual):
+        return Difference("legal", "turn.order", list(expected), actual)
+
+    def keep(text: str) -> bool:
+        line = _is_line_move(text)
+        return ("line" in checked and line) or ("turns" in checked and not line)
+
+    wanted = {m for m in expected if keep(m)}
+    shown = {_canonical(m) for m in actual}
+    shown = {m for m in shown if keep(m)}
+    if wanted == shown:
+        return None
+    missing = sorted(wanted - shown)
+    extra = sorted(shown - wanted)
+    rule = _legal_rule(state, missing, extra, shown)
+    order = {m: i for i, m in enumerate(expected)}
+    return Difference(
+        "legal",
+        rule,
+        sorted(wanted, key=lambda m: order.get(m, 0)),
+        sorted(shown),
+    )
+
+
+def _canonical(text: str) -> str:
+    try:
+        return str(parse_move(text))
+    except MoveSyntaxError:
+        return text
+
+
+def _legal_rule(state: State, missing: list[str], extra: list[str], shown: set[str]) -> str:
+    if state.ending is not None:
+        return "end.final"
+    offending = [(m, True) for m in missing] + [(m, False) for m in extra]
+    text, is_missing = offending[0]
+    try:
+        move: Move = parse_move(text)
+    except MoveSyntaxError:
+        return "turn.order"
+    if isinstance(move, Lead):
+        return move_rule(state, move) if state.line == () else "open.lead"
+    if not state.line:
+        return "open.lead"
+    if isinstance(move, Place):
+        stuck_shown = any(not _is_line_move(m) for m in shown)
+        return "turn.forced-play" if is_missing and stuck_shown else "play.match-end"
+    can_place = any(isinstance(m, Place) for m in map(parse_move, _spec_moves(state)))
+    if not is_missing and can_place:
+        return "turn.forced-play"
+    if isinstance(move, Pass):
+        return "block.pass" if is_missing else "block.discard"
+    assert isinstance(move, Discard)
+    if is_missing:
+        return "block.discard"
+    return "play.in-hand" if _discards_allowed(state) else "block.pass"
+
+
+def _spec_moves(state: State) -> list[str]:
+    from gaple.state import legal_moves  # noqa: PLC0415
+
+    return [str(m) for m in legal_moves(state)]
+
+
+def _discards_allowed(state: State) -> bool:
+    from gaple.rules import BlockedAction  # noqa: PLC0415
+
+    return state.rules.blocked_action is BlockedAction.DISCARD
+
+
+def _field_rule(
+    name: str, state: State, expected: Mapping[str, JSON], actual: Mapping[str, JSON]
+) -> str:
+    if name == "ending":
+        ending = expected["ending"] or actual.get("ending")
+        return f"end.{ending}" if ending in ("out", "blocked") else "end.blocked"
+    if name == "to_act":
+        if state.ending is not None:
+            return "end.out" if state.ending is Ending.OUT else "end.blocked"
+        if not state.history:
+            if state.deal.starter is not None:
+                return "open.starter-seat"
+            if state.rules.forbidden_leads:
+                return "open.forbidden"
+            return state.rules.lead_rule(first_hand=state.first_hand).rule_id
+        return "turn.order"
+    if name in ("line", "ends"):
+        if not state.history:
+            return "deal.starter" if state.deal.starter is not None else "open.lead"
+        last = state.history[-1].move
+        return "open.lead" if isinstance(last, Lead) else "play.match-end"
+    if name == "hand_sizes":
+        if not state.history:
+            return "deal.sizes"
+        return "block.discard" if isinstance(state.history[-1].move, Discard) else "play.in-hand"
+    return "block.discard"
+
+
+def compare_result(
+    expected: Mapping[str, JSON], actual: Mapping[str, JSON], state: State, levels: Iterable[str]
+) -> Difference | None:
+    """The first difference at the ``count`` and ``points`` levels between two results
+    (fields missing from ``expected`` are not compared)."""
+    checked = set(levels)
+    fields = (COUNT_FIELDS if "count" in checked else ()) + (
+        POINTS_FIELDS if "points" in checked else ()
+    )
+    for name in fields:
+        if name not in expected:
+            continue
+        shown = actual.get(name)
+        if _normal(shown) != _normal(expected[name]):
+            return Difference(
+                name, _result_rule(name, state, expected, shown), expected[name], shown
+            )
+    return None
+
+
+def _result_rule(name: str, state: State, expected: Mapping[str, JSON], shown: JSON) -> str:
+    rules = state.rules
+    if name == "counts":
+        if rules.double_blank_25 and _zero_zero_differs(state, expected["counts"], shown):
+            return "score.double-blank-25"
+        return "score.count"
+    if name == "winner":
+        return "score.rank"
+    if name == "winning_team":
+        return "score.team"
+    if name == "replay":
+        return "partner.challenge-tie"
+    if rules.settlement is Settlement.PARTNERSHIP:
+        return "partner.out" if state.ending is Ending.OUT else "partner.challenge"
+    return f"settle.{rules.settlement.value}"
+
+
+def _zero_zero_differs(state: State, expected: Sequence[int], shown: JSON) -> bool:
+    double_blank = Tile(0, 0)
+    for seat, count in enumerate(expected):
+        held = double_blank in state.hand(seat) or double_blank in state.discards(seat)
+        other = shown[seat] if isinstance(shown, list) and seat < len(shown) else None
+        if held and other != count:
+            return True
+    return False

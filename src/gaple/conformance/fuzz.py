@@ -1,0 +1,180 @@
+"""Differential fuzzing: Hypothesis draws deals and action sequences (legal and illegal), the
+engine and the spec play them side by side, and a disagreement is shrunk to a minimal case.
+
+The drawn hand is turned into an ordinary case (:func:`gaple.conformance.cases.build_case`) and
+run with :func:`gaple.conformance.runner.run_case`, so the fuzzer compares exactly what the
+suite compares and the case it reports is ready to commit under ``spec/vectors/v1/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from attrs import frozen
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from gaple.conformance.cases import build_case
+from gaple.conformance.engines import Engine, EngineError
+from gaple.conformance.runner import CaseOutcome, EngineInfo, hello, run_case
+from gaple.deal import Deal
+from gaple.presets import find_preset
+from gaple.rules import Ruleset
+from gaple.state import Discard, End, Lead, Move, Pass, Place, State, apply, is_legal, legal_moves
+from gaple.state import new_hand as start_hand
+from gaple.tiles import tile_set
+
+__all__ = ["Finding", "fuzz"]
+
+JSON = Any
+
+MAX_STEPS = 60
+"""Actions drawn per hand: more than any hand lasts, counting illegal attempts."""
+
+
+@frozen
+class Finding:
+    """A minimal disagreement: the case and how the engine failed it."""
+
+    case: dict[str, JSON]
+    outcome: CaseOutcome
+
+
+class _Disagreement(Exception):
+    pass
+
+
+def _all_actions(rules: Ruleset) -> list[tuple[int, Move]]:
+    tiles = tile_set(rules.max_pip).tiles
+    moves: list[Move] = [Pass()]
+    for tile in tiles:
+        moves += [Lead(tile), Place(tile, End.LEFT), Place(tile, End.RIGHT), Discard(tile)]
+    return [(seat, move) for seat in range(rules.players) for move in moves]
+
+
+def _steps(
+    state: State, choices: list[tuple[bool, int]], actions: list[tuple[int, Move]]
+) -> list[tuple[int, str, str | None]]:
+    steps: list[tuple[int, str, str | None]] = []
+    for illegal, k in choices:
+        if illegal or state.to_act is None:
+            wrong = [(s, m) for s, m in actions if not is_legal(state, m, s)]
+            seat, move = wrong[k % len(wrong)]
+            from gaple.state import IllegalMove, verify  # noqa: PLC0415
+
+            try:
+                verify(state, move, seat)
+            except IllegalMove as error:
+                steps.append((seat, str(move), error.code))
+            if state.to_act is None:
+                break
+            continue
+        moves = legal_moves(state)
+        move = moves[k % len(moves)]
+        steps.append((state.to_act, str(move), None))
+        state = apply(state, move)
+    return steps
+
+
+def fuzz(
+    make_engine: Callable[[], Engine],
+    preset: str,
+    *,
+    examples: int = 200,
+    seed: int = 0,
+    overrides: dict[str, JSON] | None = None,
+) -> Finding | None:
+    """Search ``examples`` hands of ``preset`` for a disagreement; the shrunk one, or ``None``.
+
+    Raises:
+        EngineError: the engine cannot even be started and greeted.
+    """
+    rules = find_preset(preset).rules.replace(**(overrides or {}))
+    actions = _all_actions(rules)
+    full = tile_set(rules.max_pip).tiles
+    holder: dict[str, Any] = {"engine": None, "info": None}
+    found: list[Finding] = []
+
+    def engine() -> tuple[Engine, EngineInfo]:
+        if holder["engine"] is None:
+            fresh = make_engine()
+            holder["engine"] = fresh
+            holder["info"] = hello(fresh)
+        current: Engine = holder["engine"]
+        info: EngineInfo = holder["info"]
+        return current, info
+
+    engine()  # fail early, outside Hypothesis, if the engine cannot start
+
+    @settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        phases=(Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
+    @hypothesis_seed(seed)
+    @given(
+        order=st.permutations(full),
+        first_seat=st.integers(0, rules.players - 1),
+        first_hand=st.booleans(),
+        choices=st.lists(
+            st.tuples(st.integers(0, 3).map(lambda n: n == 3), st.integers(0, 500)),
+            max_size=MAX_STEPS,
+        ),
+    )
+    def probe(
+        order: list[Any], first_seat: int, first_hand: bool, choices: list[tuple[bool, int]]
+    ) -> None:
+        size = rules.hand_size
+        dealt = rules.players * size
+        deal = Deal(
+            hands=[order[s * size : (s + 1) * size] for s in range(rules.players)],
+            starter=order[dealt] if rules.has_starter else None,
+            set_aside=order[dealt + 1 :],
+            first_seat=first_seat,
+        )
+        first = first_hand or rules.has_starter
+        steps = _steps(start_hand(rules, deal, first_hand=first), choices, actions)
+        digest = hashlib.sha1(json.dumps([str(deal), steps, first]).encode()).hexdigest()[:10]
+        case = build_case(
+            case_id=f"fuzz-{rules_label(preset, overrides)}-{digest}",
+            topic="fuzz",
+            description=f"Found by gaple conformance fuzz (variant {preset}, seed {seed}).",
+            preset=preset,
+            overrides=overrides or {},
+            deal=deal,
+            steps=steps,
+            first_hand=first,
+        )
+        current, info = engine()
+        try:
+            outcome = run_case(current, info, case, info.levels)
+        except EngineError as error:
+            current.close()
+            holder["engine"] = None
+            outcome = CaseOutcome(
+                case=case["id"], topic="fuzz", status="errored", seconds=0.0, message=str(error)
+            )
+        if outcome.status in ("failed", "errored"):
+            found.append(Finding(case, outcome))
+            raise _Disagreement(outcome.describe())
+
+    try:
+        probe()
+    except _Disagreement:
+        return found[-1]
+    finally:
+        if holder["engine"] is not None:
+            holder["engine"].close()
+    return None
+
+
+def rules_label(preset: str, overrides: dict[str, JSON] | None) -> str:
+    """A short label for case IDs: the preset, plus ``custom`` when options are overridden."""
+    return preset + ("-custom" if overrides else "")

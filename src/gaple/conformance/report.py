@@ -1,0 +1,191 @@
+"""Reports of a conformance run: live progress, the summary table, JSON lines, JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import time
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import IO, Any
+
+from gaple.conformance.cases import LEVELS
+from gaple.conformance.runner import STATUSES, CaseOutcome, EngineInfo, Summary
+
+__all__ = ["JsonLinesReport", "Progress", "junit_xml", "summary_text"]
+
+
+class Progress:
+    """Progress on standard error: a bar on a terminal, otherwise a line every few seconds."""
+
+    def __init__(self, stream: IO[str], total: int, *, interval: float = 5.0) -> None:
+        self.stream = stream
+        self.total = total
+        self.done = 0
+        self.counts: Counter[str] = Counter()
+        self.tty = stream.isatty()
+        self.interval = interval
+        self._last = time.monotonic()
+
+    def update(self, outcome: CaseOutcome) -> None:
+        """Record one finished case and show progress if it is time to."""
+        self.done += 1
+        self.counts[outcome.status] += 1
+        now = time.monotonic()
+        if self.tty:
+            width = 30
+            filled = width * self.done // max(self.total, 1)
+            bar = "#" * filled + "-" * (width - filled)
+            self.stream.write(f"\r[{bar}] {self.done}/{self.total} {self._tally()}")
+            self.stream.flush()
+        elif now - self._last >= self.interval or self.done == self.total:
+            self._last = now
+            self.stream.write(f"conformance: {self.done}/{self.total} cases, {self._tally()}\n")
+            self.stream.flush()
+
+    def finish(self) -> None:
+        """End the bar's line."""
+        if self.tty and self.done:
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def _tally(self) -> str:
+        return ", ".join(f"{self.counts[s]} {s}" for s in STATUSES if self.counts[s])
+
+
+class JsonLinesReport:
+    """The JSON-lines report, written and flushed as each case finishes.
+
+    Records: one ``header`` (engine, command, start time), one ``case`` per case, one
+    ``footer`` (counts and time). A run that is interrupted keeps every finished case.
+    """
+
+    def __init__(self, stream: IO[str], *, impl: str, total: int, levels: Sequence[str]) -> None:
+        self.stream = stream
+        self.impl = impl
+        self.total = total
+        self.levels = list(levels)
+        self._header = False
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self.stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self.stream.flush()
+
+    def header(self, engine: EngineInfo | None) -> None:
+        """Write the header once (at the engine's hello, or before the first case)."""
+        if self._header:
+            return
+        self._header = True
+        self._write(
+            {
+                "type": "header",
+                "protocol": 1,
+                "impl": self.impl,
+                "engine": None if engine is None else _engine_json(engine),
+                "cases": self.total,
+                "levels": self.levels,
+                "started": datetime.now(UTC).isoformat(timespec="seconds"),
+            }
+        )
+
+    def case(self, outcome: CaseOutcome) -> None:
+        """Write one case record."""
+        self.header(None)
+        self._write(outcome.to_json())
+
+    def footer(self, summary: Summary) -> None:
+        """Write the footer."""
+        self.header(summary.engine)
+        self._write(
+            {
+                "type": "footer",
+                "counts": {s: summary.count(s) for s in STATUSES},
+                "seconds": round(summary.seconds, 3),
+                "stopped_early": summary.stopped_early,
+            }
+        )
+
+
+def _engine_json(engine: EngineInfo) -> dict[str, Any]:
+    return {
+        "name": engine.name,
+        "version": engine.version,
+        "levels": list(engine.levels),
+        "error_codes": engine.error_codes,
+    }
+
+
+def summary_text(summary: Summary, *, shown: int = 20) -> str:
+    """The table of outcomes per topic, cases per level, and the first failures."""
+    topics = sorted({o.topic.split("/")[0] for o in summary.outcomes})
+    rows = [f"{'topic':<10} " + " ".join(f"{s:>8}" for s in STATUSES)]
+    for topic in topics:
+        mine = [o for o in summary.outcomes if o.topic.split("/")[0] == topic]
+        rows.append(
+            f"{topic:<10} " + " ".join(f"{sum(o.status == s for o in mine):>8}" for s in STATUSES)
+        )
+    rows.append(f"{'total':<10} " + " ".join(f"{summary.count(s):>8}" for s in STATUSES))
+    per_level = ", ".join(
+        f"{level} {sum(level in o.levels for o in summary.outcomes)}" for level in LEVELS
+    )
+    rows.append(f"cases checked per level: {per_level}")
+    engine = summary.engine
+    if engine is not None:
+        rows.insert(
+            0,
+            f"engine {engine.name} {engine.version} (levels {', '.join(engine.levels) or 'none'}; "
+            f"error codes {'yes' if engine.error_codes else 'no'})",
+        )
+    bad = [o for o in summary.outcomes if o.status in ("failed", "errored")]
+    for outcome in bad[:shown]:
+        rows.append(f"{outcome.status.upper()} {outcome.describe()}")
+    if len(bad) > shown:
+        rows.append(f"... and {len(bad) - shown} more (see --report)")
+    skipped = Counter(o.message for o in summary.outcomes if o.status == "skipped")
+    rows.extend(f"skipped {n}: {reason}" for reason, n in skipped.most_common(5))
+    if summary.stopped_early:
+        rows.append("stopped early (--max-fail reached)")
+    verdict = "CONFORMS" if summary.ok else "DOES NOT CONFORM"
+    rows.append(f"{verdict}: {len(summary.outcomes)} cases in {summary.seconds:.2f} s")
+    return "\n".join(rows)
+
+
+def junit_xml(summary: Summary, *, name: str) -> str:
+    """The run as JUnit XML: one test case per case, grouped by topic."""
+    suites = ET.Element("testsuites", name=name, time=f"{summary.seconds:.3f}")
+    by_topic: dict[str, list[CaseOutcome]] = {}
+    for outcome in summary.outcomes:
+        by_topic.setdefault(outcome.topic, []).append(outcome)
+    for topic, outcomes in by_topic.items():
+        suite = ET.SubElement(
+            suites,
+            "testsuite",
+            name=topic,
+            tests=str(len(outcomes)),
+            failures=str(sum(o.status == "failed" for o in outcomes)),
+            errors=str(sum(o.status == "errored" for o in outcomes)),
+            skipped=str(sum(o.status == "skipped" for o in outcomes)),
+            time=f"{sum(o.seconds for o in outcomes):.3f}",
+        )
+        for outcome in outcomes:
+            element = ET.SubElement(
+                suite,
+                "testcase",
+                classname=f"gaple.{topic.replace('/', '.')}",
+                name=outcome.case,
+                time=f"{outcome.seconds:.4f}",
+            )
+            if outcome.status == "failed":
+                failure = ET.SubElement(
+                    element, "failure", message=outcome.describe(), type=outcome.rule or ""
+                )
+                failure.text = outcome.describe()
+            elif outcome.status == "errored":
+                ET.SubElement(element, "error", message=outcome.message)
+            elif outcome.status == "skipped":
+                ET.SubElement(element, "skipped", message=outcome.message)
+    ET.indent(suites)
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    )

@@ -1,0 +1,333 @@
+"""The conformance runner: drive an engine through every case and compare it with the spec.
+
+Each case ends ``passed``, ``failed`` (the first difference, with its rule ID), ``skipped``
+(the engine does not support the variant, or the case needs a level the engine does not
+declare) or ``errored`` (crash, timeout, unreadable reply: the engine is restarted for the next
+case). The runner only ever sends the engine the case's rules, deal and actions, never the
+expected values.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from attrs import field, frozen
+
+from gaple.conformance.cases import LEVELS, error_level, move_rule
+from gaple.conformance.compare import Difference, compare_observation, compare_result
+from gaple.conformance.engines import Engine, EngineError
+from gaple.io import FormatError, deal_from_json, rules_from_json
+from gaple.state import IllegalMove, State, apply, new_hand, parse_move
+
+__all__ = ["CaseOutcome", "EngineInfo", "run_case", "run_suite"]
+
+JSON = Any
+
+STATUSES = ("passed", "failed", "skipped", "errored")
+"""Every way a case can end."""
+
+PLAYING_LEVELS = ("line", "turns")
+"""Levels an engine needs to play a case at all; count and points are only compared."""
+
+
+@frozen
+class EngineInfo:
+    """What an engine said about itself in its hello."""
+
+    name: str
+    version: str
+    levels: tuple[str, ...]
+    error_codes: bool
+
+
+@frozen
+class CaseOutcome:
+    """How one case ended."""
+
+    case: str
+    topic: str
+    status: str
+    seconds: float
+    levels: tuple[str, ...] = ()
+    rule: str | None = None
+    step: int | None = None
+    seat: int | None = None
+    action: str | None = None
+    difference: Difference | None = None
+    message: str = ""
+    rule_ids: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, JSON]:
+        """The report's ``case`` record."""
+        record: dict[str, JSON] = {
+            "type": "case",
+            "case": self.case,
+            "topic": self.topic,
+            "status": self.status,
+            "seconds": round(self.seconds, 6),
+            "levels": list(self.levels),
+        }
+        if self.status == "failed" and self.difference is not None:
+            record |= {
+                "rule": self.rule,
+                "step": self.step,
+                "seat": self.seat,
+                "action": self.action,
+                "field": self.difference.field,
+                "expected": self.difference.expected,
+                "actual": self.difference.actual,
+            }
+        if self.message:
+            record["message"] = self.message
+        return record
+
+    def describe(self) -> str:
+        """One line for the summary."""
+        if self.status == "failed" and self.difference is not None:
+            where = "at the start" if not self.step else f"at step {self.step} ({self.action})"
+            return f"{self.case}: {where}: {self.difference.describe()}"
+        return f"{self.case}: {self.message}"
+
+
+def hello(engine: Engine) -> EngineInfo:
+    """Greet the engine and read what it supports.
+
+    Raises:
+        EngineError: the reply is not a protocol v1 hello.
+    """
+    reply = engine.request({"type": "hello", "protocol": 1})
+    if reply.get("type") != "hello" or reply.get("protocol") != 1:
+        msg = f"expected a protocol 1 hello, got {reply!r}"
+        raise EngineError(msg)
+    levels = reply.get("levels")
+    if not isinstance(levels, list) or not set(levels) <= set(LEVELS):
+        msg = f"hello: levels must be a list drawn from {', '.join(LEVELS)}, got {levels!r}"
+        raise EngineError(msg)
+    return EngineInfo(
+        name=str(reply.get("name", "?")),
+        version=str(reply.get("version", "")),
+        levels=tuple(level for level in LEVELS if level in levels),
+        error_codes=reply.get("error_codes") is True,
+    )
+
+
+class _Failed(Exception):
+    def __init__(self, difference: Difference, step: int, action: Mapping[str, JSON] | None):
+        super().__init__(difference.describe())
+        self.difference = difference
+        self.step = step
+        self.action = action
+
+
+def run_case(
+    engine: Engine, info: EngineInfo, case: Mapping[str, JSON], levels: Iterable[str]
+) -> CaseOutcome:
+    """Play one case on ``engine``, checking the given levels.
+
+    Raises:
+        EngineError: the engine crashed, hung or answered out of protocol.
+    """
+    began = time.perf_counter()
+    checked = tuple(level for level in LEVELS if level in set(levels))
+    needs = [level for level in case["levels"] if level in PLAYING_LEVELS]
+    base = {"case": case["id"], "topic": case["topic"], "rule_ids": tuple(case["rule_ids"])}
+    missing = [level for level in needs if level not in checked]
+    if missing:
+        return CaseOutcome(
+            **base,
+            status="skipped",
+            seconds=0.0,
+            message=f"needs level {', '.join(missing)}, which is not checked",
+        )
+    compared = tuple(level for level in case["levels"] if level in checked)
+    reply = engine.request(
+        {
+            "type": "start",
+            "case": case["id"],
+            "rules": case["rules"],
+            "deal": case["deal"],
+            "first_hand": case["first_hand"],
+        }
+    )
+    if reply.get("type") == "unsupported":
+        reason = str(reply.get("reason", "no reason given"))
+        return CaseOutcome(
+            **base, status="skipped", seconds=0.0, message=f"unsupported by the engine: {reason}"
+        )
+    if reply.get("type") != "started":
+        msg = f"expected 'started' or 'unsupported', got {reply!r}"
+        raise EngineError(msg)
+    try:
+        _play_case(engine, info, case, compared)
+    except _Failed as failure:
+        action = failure.action
+        return CaseOutcome(
+            **base,
+            status="failed",
+            seconds=time.perf_counter() - began,
+            levels=compared,
+            rule=failure.difference.rule,
+            step=failure.step,
+            seat=None if action is None else action["seat"],
+            action=None if action is None else action["move"],
+            difference=failure.difference,
+        )
+    return CaseOutcome(
+        **base, status="passed", seconds=time.perf_counter() - began, levels=compared
+    )
+
+
+def _spec_start(case: Mapping[str, JSON]) -> State:
+    try:
+        rules = rules_from_json(case["rules"], "$.rules")
+        deal = deal_from_json(case["deal"], "$.deal")
+    except FormatError as error:
+        msg = f"case {case['id']} is not readable: {error}"
+        raise ValueError(msg) from None
+    return new_hand(rules, deal, first_hand=case["first_hand"])
+
+
+def _observe(
+    engine: Engine,
+    expected: Mapping[str, JSON],
+    spec: State,
+    levels: Sequence[str],
+    *,
+    step: int,
+    action: Mapping[str, JSON] | None,
+) -> None:
+    shown = engine.request({"type": "state"})
+    if shown.get("type") != "state":
+        msg = f"expected a 'state' reply, got {shown!r}"
+        raise EngineError(msg)
+    difference = compare_observation(expected, shown, spec, levels)
+    if difference is not None:
+        raise _Failed(difference, step, action)
+
+
+def _play_case(
+    engine: Engine, info: EngineInfo, case: Mapping[str, JSON], levels: Sequence[str]
+) -> None:
+    spec = _spec_start(case)
+    expected = case["initial"]
+    _observe(engine, expected, spec, levels, step=0, action=None)
+    for number, step in enumerate(case["steps"], start=1):
+        action = step["action"]
+        reply = engine.request({"type": "act", "seat": action["seat"], "move": action["move"]})
+        verdict = reply.get("type")
+        if verdict not in ("ok", "rejected"):
+            msg = f"expected 'ok' or 'rejected' to an act, got {reply!r}"
+            raise EngineError(msg)
+        if "error" in step:
+            error = step["error"]
+            wanted = f"rejected ({error['code']})"
+            if verdict == "ok":
+                raise _Failed(
+                    Difference("verdict", error["rule"], wanted, "accepted"), number, action
+                )
+            level = error_level(error["code"], action["move"])
+            if info.error_codes and level in levels and reply.get("code") != error["code"]:
+                difference = Difference("code", error["rule"], error["code"], reply.get("code"))
+                raise _Failed(difference, number, action)
+        else:
+            move = parse_move(action["move"])
+            if verdict == "rejected":
+                shown = f"rejected ({reply.get('code')}: {reply.get('message', '')})"
+                rule = move_rule(spec, move)
+                raise _Failed(Difference("verdict", rule, "accepted", shown), number, action)
+            try:
+                spec = apply(spec, move, action["seat"])
+            except IllegalMove as error:
+                msg = f"case {case['id']} step {number} is illegal in the spec: {error}"
+                raise ValueError(msg) from None
+            expected = step["expect"]
+        _observe(engine, expected, spec, levels, step=number, action=action)
+    result = case.get("result")
+    if result is not None and {"count", "points"} & set(levels):
+        claimed = engine.request({"type": "result"})
+        if claimed.get("type") != "result":
+            msg = f"expected a 'result' reply, got {claimed!r}"
+            raise EngineError(msg)
+        mismatch = compare_result(result, claimed, spec, levels)
+        if mismatch is not None:
+            raise _Failed(mismatch, len(case["steps"]), None)
+
+
+@frozen
+class Summary:
+    """The outcomes of a run."""
+
+    outcomes: tuple[CaseOutcome, ...]
+    seconds: float
+    engine: EngineInfo | None
+    stopped_early: bool
+
+    def count(self, status: str) -> int:
+        """How many cases ended with ``status``."""
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def ok(self) -> bool:
+        """Whether nothing failed or errored."""
+        return not any(o.status in ("failed", "errored") for o in self.outcomes)
+
+
+def run_suite(
+    cases: Sequence[Mapping[str, JSON]],
+    make_engine: Callable[[], Engine],
+    *,
+    levels: Iterable[str] | None = None,
+    max_fail: int | None = None,
+    on_hello: Callable[[EngineInfo], None] | None = None,
+    on_case: Callable[[CaseOutcome], None] | None = None,
+) -> Summary:
+    """Run ``cases`` on engines made by ``make_engine`` (a new one after every error).
+
+    ``levels`` limits the checked levels further than the engine's own declaration. The run
+    stops after ``max_fail`` failed or errored cases.
+    """
+    began = time.perf_counter()
+    wanted = set(LEVELS if levels is None else levels)
+    engine: Engine | None = None
+    info: EngineInfo | None = None
+    outcomes: list[CaseOutcome] = []
+    bad = 0
+    stopped = False
+    try:
+        for case in cases:
+            if max_fail is not None and bad >= max_fail:
+                stopped = True
+                break
+            case_began = time.perf_counter()
+            try:
+                if engine is None:
+                    engine = make_engine()
+                    hello_info = hello(engine)
+                    if info is None and on_hello is not None:
+                        on_hello(hello_info)
+                    info = hello_info
+                assert info is not None
+                checked = [level for level in info.levels if level in wanted]
+                outcome = run_case(engine, info, case, checked)
+            except EngineError as error:
+                if engine is not None:
+                    engine.close()
+                engine = None
+                outcome = CaseOutcome(
+                    case=case["id"],
+                    topic=case["topic"],
+                    status="errored",
+                    seconds=time.perf_counter() - case_began,
+                    message=str(error),
+                    rule_ids=tuple(case["rule_ids"]),
+                )
+            bad += outcome.status in ("failed", "errored")
+            outcomes.append(outcome)
+            if on_case is not None:
+                on_case(outcome)
+    finally:
+        if engine is not None:
+            engine.close()
+    return Summary(tuple(outcomes), time.perf_counter() - began, info, stopped)

@@ -1,0 +1,511 @@
+"""The hand-written scenarios and the seeded random hands that become the conformance cases.
+
+Every scenario writes its deal and moves out by hand, with the reasoning in a comment; the
+builder (:func:`gaple.conformance.cases.build_case`) refuses a scenario whose claimed verdicts
+or ends the spec does not reproduce. Only the full expected observations come from the spec.
+
+A deal is written as the tiles that matter per seat; :func:`_deal` gives the remaining tiles out
+in canonical order (``0-0, 0-1, ...``) to the seats with room, then the starter (when the rules
+turn one up and none is named) and the set-aside tiles, so every deal is fixed and complete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from gaple.conformance.cases import JSON, Step, build_case
+from gaple.deal import Deal, SplitMix64, shuffle_deal
+from gaple.presets import PRESETS, find_preset
+from gaple.rules import Ruleset
+from gaple.state import (
+    Action,
+    Discard,
+    End,
+    Ending,
+    Lead,
+    Move,
+    Pass,
+    Place,
+    State,
+    apply,
+    is_legal,
+    legal_moves,
+    new_hand,
+)
+from gaple.tiles import Tile, tile_set
+
+__all__ = ["all_cases", "random_case", "scripted_cases"]
+
+
+def _deal(
+    rules: Ruleset,
+    fixed: Mapping[int, str],
+    *,
+    starter: str | None = None,
+    first_seat: int = 0,
+) -> Deal:
+    """A complete deal: the tiles named per seat, the rest given out in canonical order."""
+    named = {seat: [Tile.parse(t) for t in text.split()] for seat, text in fixed.items()}
+    used = {tile for hand in named.values() for tile in hand}
+    if starter is not None:
+        used.add(Tile.parse(starter))
+    rest = [t for t in tile_set(rules.max_pip).tiles if t not in used]
+    hands = []
+    for seat in range(rules.players):
+        hand = list(named.get(seat, []))
+        while len(hand) < rules.hand_size:
+            hand.append(rest.pop(0))
+        hands.append(hand)
+    turned = Tile.parse(starter) if starter else (rest.pop(0) if rules.has_starter else None)
+    deal = Deal(hands=hands, starter=turned, set_aside=rest, first_seat=first_seat)
+    deal.validate(rules)
+    return deal
+
+
+def _case(
+    case_id: str,
+    description: str,
+    preset: str,
+    fixed: Mapping[int, str],
+    steps: list[Step],
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    starter: str | None = None,
+    first_seat: int = 0,
+    first_hand: bool = True,
+    rules_note: tuple[str, ...] = (),
+) -> dict[str, JSON]:
+    rules = find_preset(preset).rules.replace(**(overrides or {}))
+    return build_case(
+        case_id=case_id,
+        topic=case_id.split("-", 1)[0],
+        description=description,
+        preset=preset,
+        overrides=overrides or {},
+        deal=_deal(rules, fixed, starter=starter, first_seat=first_seat),
+        steps=steps,
+        first_hand=first_hand,
+        rules_note=rules_note,
+    )
+
+
+def _opening() -> Iterator[dict[str, JSON]]:
+    # Seat 2 holds 0-0, so it opens whatever first_seat says (open.double-blank). Seat 0 acting
+    # first is the wrong seat; seat 2 leading its 1-1 breaks the 0-0 lead; placing or passing on
+    # the empty table is not a lead (lead-required); once 0-0 is down a second lead is
+    # line-started. The lead lies low half left: line [0|0], ends (0, 0).
+    yield _case(
+        "open-double-blank-holder-leads",
+        "The holder of 0-0 opens the first hand and may only lead 0-0.",
+        "pagat-4x7",
+        {2: "0-0 1-1"},
+        [
+            (0, "lead 0-1", "wrong-seat"),
+            (2, "lead 1-1", "illegal-lead"),
+            (2, "place 0-0 left", "lead-required"),
+            (2, "discard 1-1", "lead-required"),
+            (2, "lead 0-0", (0, 0)),
+            (3, "lead 1-2", "line-started"),
+        ],
+        rules_note=("open.double-blank", "open.lead", "turn.order"),
+    )
+    # Under the pass option a pass on the empty table is also refused as lead-required (the
+    # lead check comes before the pass checks in the documented precedence).
+    yield _case(
+        "open-pass-on-empty-table",
+        "Passing on the empty table is refused: the opener must lead.",
+        "domino4d",
+        {1: "0-0"},
+        [(1, "pass", "lead-required"), (1, "lead 0-0", (0, 0))],
+    )
+    # A later hand under the double rule, designated seat 1 without a double: the right to lead
+    # passes to seat 2, the next seat holding one. Seat 2 leading its non-double 2-3 is illegal;
+    # it leads 4-4; seat 1 is not the opener.
+    yield _case(
+        "open-double-passes-to-next-seat",
+        "Later hand, double lead: the designated seat has no double, the next seat with one leads.",
+        "pagat-4x7",
+        {
+            0: "0-0 1-1 0-1 0-2 0-3 0-4 0-5",
+            1: "0-6 1-2 1-3 1-4 1-5 1-6 2-4",
+            2: "4-4 2-3 2-2 2-5 2-6 3-4 3-5",
+        },
+        [
+            (1, "lead 0-6", "wrong-seat"),
+            (2, "lead 2-3", "illegal-lead"),
+            (2, "lead 4-4", (4, 4)),
+        ],
+        first_hand=False,
+        first_seat=1,
+        rules_note=("open.double", "match.opener"),
+    )
+    # DOMINO4D's later hands: the designated seat (3) leads any tile it holds; a tile it does
+    # not hold is not-in-hand, which is checked before the lead rule.
+    yield _case(
+        "open-any-tile-later-hand",
+        "Later hand, any-tile lead: the designated seat leads any tile it holds.",
+        "domino4d",
+        {3: "2-5 6-6"},
+        [(3, "lead 0-0", "not-in-hand"), (3, "lead 2-5", (2, 5))],
+        first_hand=False,
+        first_seat=3,
+        rules_note=("open.any-tile", "play.in-hand"),
+    )
+    # The first hand under the double-blank rule: the opener (seat 0) asking to lead 1-1, which
+    # it does not hold, is not-in-hand rather than illegal-lead (precedence).
+    yield _case(
+        "open-not-in-hand-before-illegal-lead",
+        "Leading a tile one does not hold is not-in-hand, checked before the lead rule.",
+        "pagat-4x7",
+        {0: "0-0", 1: "1-1"},
+        [(0, "lead 1-1", "not-in-hand"), (0, "lead 0-0", (0, 0))],
+    )
+    # House rule 6-6 may not be led, later hand with the double rule: seat 0 holds 6-6 and 5-5,
+    # so 6-6 is refused (open.forbidden) and 5-5 may be led.
+    yield _case(
+        "open-forbidden-tile-refused",
+        "House rule: 6-6 may not be led; the opener leads another double.",
+        "pagat-4x7",
+        {0: "6-6 5-5"},
+        [(0, "lead 6-6", "illegal-lead"), (0, "lead 5-5", (5, 5))],
+        overrides={"forbidden_leads": ["6-6"]},
+        first_hand=False,
+        rules_note=("open.forbidden",),
+    )
+    # Same house rule, but seat 0's only double is 6-6: the right to lead passes to seat 1,
+    # whose doubles are 0-0 and 1-1.
+    yield _case(
+        "open-forbidden-passes-right",
+        "House rule: a designated seat whose only double is 6-6 loses the lead to the next seat.",
+        "pagat-4x7",
+        {
+            0: "6-6 0-1 0-2 0-3 0-4 0-5 0-6",
+            1: "0-0 1-1 1-2 1-3 1-4 1-5 1-6",
+        },
+        [(0, "lead 6-6", "wrong-seat"), (1, "lead 1-1", (1, 1))],
+        overrides={"forbidden_leads": ["6-6"]},
+        first_hand=False,
+    )
+    # A 4 x 6 deal turns up a starter (here 2-5, laid as [2|5]) and the designated seat 2 acts
+    # first; with a line on the table a lead is line-started. Seat 2 places 5-5 on the right
+    # (the double sits in line, ends stay 2 and 5), seat 3 places 1-2 on the left: ends (1, 5).
+    yield _case(
+        "open-starter-begins-line",
+        "A turned-up starter begins the line; the designated seat acts first; no lead is possible.",
+        "pagat-4x6",
+        {2: "5-5 3-3", 3: "1-2"},
+        [
+            (0, "place 0-2 left", "wrong-seat"),
+            (2, "lead 3-3", "line-started"),
+            (2, "place 5-5 right", (2, 5)),
+            (3, "place 1-2 left", (1, 5)),
+        ],
+        starter="2-5",
+        first_seat=2,
+        rules_note=("deal.starter", "open.starter-seat", "play.match-end"),
+    )
+
+
+def _placing() -> Iterator[dict[str, JSON]]:
+    # DOMINO4D's worked legal-move examples E002-1..3, built as a real hand. Seat 0 leads 0-0;
+    # seat 1 puts 0-2 on the left (ends 2, 0); seat 2 puts 0-5 on the right (ends 2, 5).
+    # E002-3: seat 3's 2-6 fits the 2 end: ends become (6, 5). E002-2: seat 0's 1-4 shows
+    # neither 6 nor 5, so it matches no end. E002-1: seat 0's 6-3 on the 6 end gives (3, 5).
+    yield _case(
+        "play-domino4d-e002",
+        "DOMINO4D E002-3, E002-2, E002-1: 2-6 on (2,5) gives (6,5); 1-4 fits no end; "
+        "6-3 on the 6 end gives (3,5).",
+        "domino4d",
+        {0: "0-0 3-6 1-4", 1: "0-2", 2: "0-5", 3: "2-6"},
+        [
+            (0, "lead 0-0", (0, 0)),
+            (1, "place 0-2 left", (2, 0)),
+            (2, "place 0-5 right", (2, 5)),
+            (3, "place 2-6 left", (6, 5)),
+            (0, "place 1-4 left", "no-match"),
+            (0, "place 1-4 right", "no-match"),
+            (0, "place 3-6 right", "no-match"),
+            (0, "place 3-6 left", (3, 5)),
+        ],
+        rules_note=("play.match-end",),
+    )
+    # A tile that fits both ends gives two distinct moves: after 0-0 both ends show 0, so seat
+    # 1's 0-3 may go left or right; on the right the line reads [0|0][0|3]. Then seat 2's 3-3 is a
+    # double placed in line on the 3 end: ends stay (0, 3).
+    yield _case(
+        "play-both-ends-and-inline-double",
+        "A tile fitting both ends is two moves (left, right); a double is placed in line.",
+        "pagat-4x7",
+        {0: "0-0", 1: "0-3", 2: "3-3"},
+        [
+            (0, "lead 0-0", (0, 0)),
+            (1, "place 0-3 right", (0, 3)),
+            (2, "place 3-3 right", (0, 3)),
+            (3, "place 3-3 left", "not-in-hand"),
+        ],
+    )
+    # Placing a tile one does not hold is not-in-hand even when it would not match either
+    # (not-in-hand is checked before no-match).
+    yield _case(
+        "play-not-in-hand-before-no-match",
+        "Placing a tile not in hand is not-in-hand, checked before the end match.",
+        "pagat-4x7",
+        {0: "0-0", 1: "0-4"},
+        [(0, "lead 0-0", (0, 0)), (1, "place 5-6 left", "not-in-hand")],
+    )
+
+
+def _turns() -> Iterator[dict[str, JSON]]:
+    # PASS option (DOMINO4D). After 0-0 (seat 0), seat 1 holds no blank, so it is stuck:
+    # discarding is refused (discard-not-allowed, block.pass), 1-2 shows no 0 (no-match), and
+    # it passes. Seat 2 holds 0-6 and tries to pass:
+    # must-place (turn.forced-play); it places.
+    yield _case(
+        "turns-pass-option",
+        "Pass option: a stuck seat passes (a discard is refused); a seat that can place must.",
+        "domino4d",
+        {
+            0: "0-0 0-1 0-2 0-3 0-4 0-5 1-1",
+            1: "1-2 1-3 1-4 1-5 1-6 2-2 2-3",
+            2: "0-6 2-4 2-5 2-6 3-3 3-4 3-5",
+        },
+        [
+            (0, "lead 0-0", (0, 0)),
+            (1, "discard 1-2", "discard-not-allowed"),
+            (1, "place 1-2 left", "no-match"),
+            (1, "pass", None),
+            (2, "pass", "must-place"),
+            (2, "place 0-6 right", (0, 6)),
+        ],
+        rules_note=("block.pass", "turn.forced-play"),
+    )
+    # DISCARD option (PAGAT). The same layout: seat 1 is stuck after 0-0; a pass is refused
+    # (pass-not-allowed), discarding a tile it does not hold is not-in-hand, and it discards 2-3
+    # face down. Seat 2 can place 0-6, so a discard is must-place.
+    yield _case(
+        "turns-discard-option",
+        "Discard option: a stuck seat discards one of its tiles (a pass is refused).",
+        "pagat-4x7",
+        {
+            0: "0-0 0-1 0-2 0-3 0-4 0-5 1-1",
+            1: "1-2 1-3 1-4 1-5 1-6 2-2 2-3",
+            2: "0-6 2-4 2-5 2-6 3-3 3-4 3-5",
+        },
+        [
+            (0, "lead 0-0", (0, 0)),
+            (1, "pass", "pass-not-allowed"),
+            (1, "discard 0-6", "not-in-hand"),
+            (1, "discard 2-3", (0, 0)),
+            (2, "discard 2-4", "must-place"),
+            (2, "place 0-6 left", (6, 0)),
+        ],
+        rules_note=("block.discard", "turn.forced-play", "play.in-hand"),
+    )
+
+
+def _hand_over(state: State) -> list[Step]:
+    """A probe after the end: any action by any seat is hand-over."""
+    return [
+        (0, "pass", "hand-over"),
+        (state.rules.players - 1, str(_any_tile_move(state)), "hand-over"),
+    ]
+
+
+def _any_tile_move(state: State) -> Move:
+    for seat in range(state.rules.players):
+        hand = state.hand(seat)
+        if hand:
+            return Place(hand[0], End.LEFT)
+    return Pass()
+
+
+def _ending_cases() -> Iterator[dict[str, JSON]]:
+    # Hands that end each way, found as the first seeded random hand (seed 1, 2, ...) that ends
+    # as described; the criterion is the hand reasoning, the spec plays the hand.
+    wanted: list[tuple[str, str, str, Callable[[State], bool]]] = [
+        (
+            "end-out-by-placing",
+            "domino4d",
+            "A seat places its last tile and the hand ends at once (out).",
+            lambda s: s.ending is Ending.OUT and isinstance(s.history[-1].move, Place),
+        ),
+        (
+            "end-out-by-discarding",
+            "pagat-4x7",
+            "A seat discards its last tile and the hand ends at once (out).",
+            lambda s: s.ending is Ending.OUT and isinstance(s.history[-1].move, Discard),
+        ),
+        (
+            "end-blocked-pass-option",
+            "domino4d",
+            "No seat holding tiles can place: the hand is blocked, with tiles left.",
+            lambda s: s.ending is Ending.BLOCKED,
+        ),
+        (
+            "end-blocked-discard-option",
+            "pagat-4x7",
+            "Blocked under the discard option: the last placement leaves nobody able to place.",
+            lambda s: s.ending is Ending.BLOCKED,
+        ),
+        (
+            "end-blocked-starter-deal",
+            "pagat-4x6",
+            "Blocked in a starter deal.",
+            lambda s: s.ending is Ending.BLOCKED,
+        ),
+    ]
+    for case_id, preset, description, criterion in wanted:
+        rules = find_preset(preset).rules
+        seed = next(s for s in range(1, 10_000) if criterion(_random_final(rules, s)))
+        yield random_case(
+            case_id,
+            "end",
+            f"{description} (first seed meeting it: {seed})",
+            preset,
+            overrides={},
+            seed=seed,
+            probes=False,
+        )
+
+
+def _random_final(rules: Ruleset, seed: int) -> State:
+    state = new_hand(rules, shuffle_deal(rules, seed))
+    rng = SplitMix64(seed + 1)
+    while moves := legal_moves(state):
+        state = apply(state, moves[rng.below(len(moves))])
+    return state
+
+
+def _probe(state: State, rng: SplitMix64) -> Action | None:
+    """An illegal action for ``state``, drawn from the kinds engines get wrong."""
+    seat = state.to_act
+    assert seat is not None
+    players = state.rules.players
+    hand = state.hand(seat)
+    full = tile_set(state.rules.max_pip).tiles
+    candidates: list[Action] = [Action((seat + 1) % players, Pass())]
+    if state.line:
+        left, right = state.line[0][0], state.line[-1][1]
+        candidates += [Action(seat, Place(t, End.LEFT)) for t in hand if not t.has(left)]
+        candidates += [Action(seat, Place(t, End.RIGHT)) for t in hand if not t.has(right)]
+        candidates.append(Action(seat, Pass()))
+        candidates += [Action(seat, Discard(t)) for t in hand[:2]]
+        candidates += [Action(seat, Lead(t)) for t in hand[:1]]
+    else:
+        candidates += [Action(seat, Lead(t)) for t in hand]
+    candidates += [Action(seat, Place(t, End.LEFT)) for t in full if t not in hand][:2]
+    illegal = [a for a in candidates if not is_legal(state, a.move, a.seat)]
+    if not illegal:
+        return None
+    return illegal[rng.below(len(illegal))]
+
+
+def random_case(
+    case_id: str,
+    topic: str,
+    description: str,
+    preset: str,
+    *,
+    overrides: Mapping[str, Any],
+    seed: int,
+    probes: bool = True,
+    first_hand: bool = True,
+) -> dict[str, JSON]:
+    """A seeded random hand (deal :func:`~gaple.deal.shuffle_deal` from ``seed``, moves from
+    ``SplitMix64(seed + 1)`` as :func:`~gaple.simulate.random_hand`), with an illegal probe
+    before about one step in four when ``probes`` is set, and two hand-over probes at the end."""
+    rules = find_preset(preset).rules.replace(**overrides)
+    deal = shuffle_deal(rules, seed)
+    state = new_hand(rules, deal, first_hand=first_hand)
+    rng = SplitMix64(seed + 1)
+    probe_rng = SplitMix64(seed + 2)
+    steps: list[Step] = []
+    while moves := legal_moves(state):
+        if probes and probe_rng.below(4) == 0:
+            probe = _probe(state, probe_rng)
+            if probe is not None:
+                code = _code(state, probe)
+                steps.append((probe.seat, str(probe.move), code))
+        move = moves[rng.below(len(moves))]
+        assert state.to_act is not None
+        steps.append((state.to_act, str(move), None))
+        state = apply(state, move)
+    steps += _hand_over(state)
+    return build_case(
+        case_id=case_id,
+        topic=topic,
+        description=description,
+        preset=preset,
+        overrides=overrides,
+        deal=deal,
+        steps=steps,
+        first_hand=first_hand,
+    )
+
+
+def _code(state: State, action: Action) -> str:
+    from gaple.state import IllegalMove, verify  # noqa: PLC0415
+
+    try:
+        verify(state, action.move, action.seat)
+    except IllegalMove as error:
+        return error.code
+    msg = f"{action} is legal"
+    raise AssertionError(msg)
+
+
+RANDOM_PER_VARIANT = 6
+"""Seeded random hands per variant: enough to reach every ending and forced play in each."""
+
+_EXTRA_VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("pagat-4x7-pass", "pagat-4x7", {"blocked_action": "pass"}),
+    ("pagat-4x7-double-blank-25", "pagat-4x7", {"double_blank_25": True}),
+    ("chips-cumulative", "chips", {"settlement": "cumulative", "match_hands": 4}),
+    ("suwiki-partnership-blocker-loses", "suwiki-partnership", {"challenge_tie": "blocker-loses"}),
+    (
+        "suwiki-partnership-debit-any-double",
+        "suwiki-partnership",
+        {"dead_double_debit": True, "closing_any_double": True},
+    ),
+)
+
+
+def _random_cases() -> Iterator[dict[str, JSON]]:
+    variants: list[tuple[str, str, dict[str, Any]]] = [(name, name, {}) for name in PRESETS] + list(
+        _EXTRA_VARIANTS
+    )
+    for label, preset, overrides in variants:
+        for seed in range(1, RANDOM_PER_VARIANT + 1):
+            yield random_case(
+                f"random-{label}-{seed}",
+                f"random/{label}",
+                f"Seeded random hand {seed} of {label}, with illegal probes.",
+                preset,
+                overrides=overrides,
+                seed=seed,
+            )
+        rules = find_preset(preset).rules.replace(**overrides)
+        if not rules.has_starter:
+            yield random_case(
+                f"random-{label}-later-hand",
+                f"random/{label}",
+                f"Seeded random later hand of {label} (later-hand lead rule).",
+                preset,
+                overrides=overrides,
+                seed=RANDOM_PER_VARIANT + 1,
+                first_hand=False,
+            )
+
+
+def scripted_cases() -> Iterator[dict[str, JSON]]:
+    """The hand-written scenarios."""
+    yield from _opening()
+    yield from _placing()
+    yield from _turns()
+    yield from _ending_cases()
+
+
+def all_cases() -> list[dict[str, JSON]]:
+    """Every case, in a fixed order (scripted first, then random hands per variant)."""
+    return [*scripted_cases(), *_random_cases()]

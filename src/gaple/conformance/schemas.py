@@ -1,0 +1,322 @@
+"""JSON Schemas (draft 2020-12) of cases, transcripts and protocol messages.
+
+They are written here as data and emitted to ``spec/schema/`` and ``spec/protocol/`` by
+``gaple vectors build``, so the committed files and the schemas the runner validates against
+are the same by construction (``gaple vectors check`` compares them).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import attrs
+
+from gaple.rules import Ruleset
+from gaple.state import ERROR_CODES
+
+__all__ = ["PROTOCOL_SCHEMAS", "REPLY_TO", "SCHEMAS", "case_schema", "transcript_schema"]
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+BASE = "urn:gaple:spec:v1:"
+
+JSON = dict[str, Any]
+
+_NAT: JSON = {"type": "integer", "minimum": 0}
+_TILE: JSON = {"type": "string", "pattern": r"^[0-9]{1,2}-[0-9]{1,2}$"}
+_MOVE: JSON = {
+    "type": "string",
+    "pattern": r"^(lead [0-9]{1,2}-[0-9]{1,2}|place [0-9]{1,2}-[0-9]{1,2} (left|right)"
+    r"|pass|discard [0-9]{1,2}-[0-9]{1,2})$",
+}
+_SEAT: JSON = _NAT
+_LEVEL: JSON = {"enum": ["line", "turns", "count", "points"]}
+_CODE: JSON = {"enum": sorted(ERROR_CODES)}
+_RULE_ID: JSON = {"type": "string", "pattern": r"^[a-z]+\.[a-z0-9-]+$"}
+
+
+def _option_schema(default: object) -> JSON:
+    if isinstance(default, enum.Enum):
+        return {"enum": [member.value for member in type(default)]}
+    if isinstance(default, frozenset):
+        return {"type": "array", "items": _TILE, "uniqueItems": True}
+    if isinstance(default, bool):
+        return {"type": "boolean"}
+    if default is None:
+        return {"type": ["integer", "null"], "minimum": 1}
+    return {"type": "integer"}
+
+
+def _rules() -> JSON:
+    fields = attrs.fields(Ruleset)
+    return {
+        "type": "object",
+        "description": "Every option of gaple.rules.Ruleset (gaple.io.rules_to_json).",
+        "properties": {f.name: _option_schema(f.default) for f in fields},
+        "required": [f.name for f in fields],
+        "additionalProperties": False,
+    }
+
+
+def _deal() -> JSON:
+    return {
+        "type": "object",
+        "properties": {
+            "hands": {"type": "array", "minItems": 2, "items": {"type": "array", "items": _TILE}},
+            "starter": {"oneOf": [_TILE, {"type": "null"}]},
+            "set_aside": {"type": "array", "items": _TILE},
+            "first_seat": _SEAT,
+        },
+        "required": ["hands", "starter", "set_aside", "first_seat"],
+        "additionalProperties": False,
+    }
+
+
+def _observation() -> JSON:
+    pair = {"type": "array", "items": _NAT, "minItems": 2, "maxItems": 2}
+    return {
+        "type": "object",
+        "properties": {
+            "to_act": {"oneOf": [_SEAT, {"type": "null"}]},
+            "line": {"type": "array", "items": pair},
+            "ends": {"oneOf": [pair, {"type": "null"}]},
+            "legal": {"type": "array", "items": _MOVE},
+            "hand_sizes": {"type": "array", "items": _NAT},
+            "discard_counts": {"type": "array", "items": _NAT},
+            "ending": {"enum": [None, "out", "blocked"]},
+        },
+        "required": ["to_act", "line", "ends", "legal", "hand_sizes", "discard_counts", "ending"],
+        "additionalProperties": False,
+    }
+
+
+def _result() -> JSON:
+    return {
+        "type": "object",
+        "properties": {
+            "counts": {"type": "array", "items": _NAT},
+            "winner": {"oneOf": [_SEAT, {"type": "null"}]},
+            "winning_team": {"oneOf": [_NAT, {"type": "null"}]},
+            "points": {"type": "array", "items": {"type": "integer"}},
+            "replay": {"type": "boolean"},
+        },
+        "required": ["counts", "winner", "winning_team", "points", "replay"],
+        "additionalProperties": False,
+    }
+
+
+def _action() -> JSON:
+    return {
+        "type": "object",
+        "properties": {"seat": _SEAT, "move": _MOVE},
+        "required": ["seat", "move"],
+        "additionalProperties": False,
+    }
+
+
+def case_schema() -> JSON:
+    """The schema of one conformance case (``spec/vectors/v1/<topic>/<id>.json``)."""
+    step = {
+        "type": "object",
+        "properties": {
+            "action": {"$ref": "#/$defs/action"},
+            "expect": {"$ref": "#/$defs/observation"},
+            "error": {
+                "type": "object",
+                "properties": {"code": _CODE, "rule": _RULE_ID},
+                "required": ["code", "rule"],
+                "additionalProperties": False,
+            },
+        },
+        "required": ["action"],
+        "oneOf": [{"required": ["expect"]}, {"required": ["error"]}],
+        "additionalProperties": False,
+    }
+    return {
+        "$schema": DRAFT,
+        "$id": BASE + "case",
+        "title": "gaple conformance case",
+        "type": "object",
+        "properties": {
+            "format": {"const": 1},
+            "id": {"type": "string", "pattern": r"^[a-z0-9][a-z0-9-]*$"},
+            "topic": {"type": "string", "pattern": r"^[a-z0-9][a-z0-9/-]*$"},
+            "description": {"type": "string", "minLength": 1},
+            "rule_ids": {"type": "array", "items": _RULE_ID, "minItems": 1, "uniqueItems": True},
+            "levels": {"type": "array", "items": _LEVEL, "minItems": 1, "uniqueItems": True},
+            "variant": {
+                "type": "object",
+                "properties": {"preset": {"type": "string"}, "overrides": {"type": "object"}},
+                "required": ["preset", "overrides"],
+                "additionalProperties": False,
+            },
+            "rules": {"$ref": "#/$defs/rules"},
+            "deal": {"$ref": "#/$defs/deal"},
+            "first_hand": {"type": "boolean"},
+            "initial": {"$ref": "#/$defs/observation"},
+            "steps": {"type": "array", "items": step},
+            "result": {"oneOf": [{"$ref": "#/$defs/result"}, {"type": "null"}]},
+        },
+        "required": [
+            "format",
+            "id",
+            "topic",
+            "description",
+            "rule_ids",
+            "levels",
+            "variant",
+            "rules",
+            "deal",
+            "first_hand",
+            "initial",
+            "steps",
+            "result",
+        ],
+        "additionalProperties": False,
+        "$defs": {
+            "rules": _rules(),
+            "deal": _deal(),
+            "action": _action(),
+            "observation": _observation(),
+            "result": _result(),
+        },
+    }
+
+
+def transcript_schema() -> JSON:
+    """The schema of a transcript for ``gaple check`` (the form of gaple.io.state_to_json,
+    with an optional claimed ``result``)."""
+    pair = {"type": "array", "items": _NAT, "minItems": 2, "maxItems": 2}
+    tiles = {"type": "array", "items": {"type": "array", "items": _TILE}}
+    return {
+        "$schema": DRAFT,
+        "$id": BASE + "transcript",
+        "title": "gaple hand transcript",
+        "type": "object",
+        "properties": {
+            "format": {"const": 1},
+            "rules": {"type": "object"},
+            "deal": {"$ref": "#/$defs/deal"},
+            "first_hand": {"type": "boolean"},
+            "actions": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+            "to_act": {"oneOf": [_SEAT, {"type": "null"}]},
+            "line": {"type": "array", "items": pair},
+            "ends": {"oneOf": [pair, {"type": "null"}]},
+            "hands": tiles,
+            "discards": tiles,
+            "ending": {"enum": [None, "out", "blocked"]},
+            "result": {"$ref": "#/$defs/result"},
+        },
+        "required": ["rules", "deal", "actions"],
+        "$defs": {
+            "deal": {**_deal(), "required": ["hands"]},
+            "action": _action(),
+            "result": {**_result(), "required": []},
+        },
+    }
+
+
+def _message(name: str, properties: JSON, required: list[str], *, extra: bool = False) -> JSON:
+    return {
+        "$schema": DRAFT,
+        "$id": BASE + "protocol:" + name,
+        "title": f"protocol v1 message: {name}",
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": extra,
+        "$defs": {"rules": _rules(), "deal": _deal()},
+    }
+
+
+def _protocol() -> dict[str, JSON]:
+    rules = {"$ref": "#/$defs/rules"}
+    observation = _observation()["properties"]
+    result = _result()["properties"]
+    return {
+        "hello": _message(
+            "hello", {"type": {"const": "hello"}, "protocol": {"const": 1}}, ["type", "protocol"]
+        ),
+        "hello-reply": _message(
+            "hello-reply",
+            {
+                "type": {"const": "hello"},
+                "protocol": {"const": 1},
+                "name": {"type": "string"},
+                "version": {"type": "string"},
+                "levels": {"type": "array", "items": _LEVEL, "uniqueItems": True},
+                "error_codes": {"type": "boolean"},
+            },
+            ["type", "protocol", "name", "levels", "error_codes"],
+            extra=True,
+        ),
+        "start": _message(
+            "start",
+            {
+                "type": {"const": "start"},
+                "case": {"type": "string"},
+                "rules": rules,
+                "deal": {"$ref": "#/$defs/deal"},
+                "first_hand": {"type": "boolean"},
+            },
+            ["type", "case", "rules", "deal", "first_hand"],
+        ),
+        "started": _message("started", {"type": {"const": "started"}}, ["type"]),
+        "unsupported": _message(
+            "unsupported",
+            {"type": {"const": "unsupported"}, "reason": {"type": "string"}},
+            ["type", "reason"],
+        ),
+        "state": _message("state", {"type": {"const": "state"}}, ["type"]),
+        "state-reply": _message(
+            "state-reply",
+            {"type": {"const": "state"}, **observation},
+            ["type", *observation],
+        ),
+        "act": _message(
+            "act",
+            {"type": {"const": "act"}, "seat": _SEAT, "move": _MOVE},
+            ["type", "seat", "move"],
+        ),
+        "ok": _message("ok", {"type": {"const": "ok"}}, ["type"]),
+        "rejected": _message(
+            "rejected",
+            {
+                "type": {"const": "rejected"},
+                "code": {"oneOf": [_CODE, {"type": "null"}]},
+                "message": {"type": "string"},
+            },
+            ["type", "code"],
+        ),
+        "result": _message("result", {"type": {"const": "result"}}, ["type"]),
+        "result-reply": _message(
+            "result-reply", {"type": {"const": "result"}, **result}, ["type", *result]
+        ),
+        "bye": _message("bye", {"type": {"const": "bye"}}, ["type"]),
+        "error": _message(
+            "error",
+            {"type": {"const": "error"}, "message": {"type": "string"}},
+            ["type", "message"],
+        ),
+    }
+
+
+PROTOCOL_SCHEMAS: dict[str, JSON] = _protocol()
+"""Every protocol message by name: requests under their type, replies as ``<type>-reply`` or
+under their own type (``started``, ``ok``...)."""
+
+REPLY_TO: dict[str, tuple[str, ...]] = {
+    "hello": ("hello-reply", "error"),
+    "start": ("started", "unsupported", "error"),
+    "state": ("state-reply", "error"),
+    "act": ("ok", "rejected", "error"),
+    "result": ("result-reply", "error"),
+}
+"""For each request type, the messages that may answer it."""
+
+SCHEMAS: dict[str, JSON] = {
+    "schema/case.schema.json": case_schema(),
+    "schema/transcript.schema.json": transcript_schema(),
+    **{f"protocol/{name}.schema.json": schema for name, schema in PROTOCOL_SCHEMAS.items()},
+}
+"""Every schema by its path under ``spec/``."""
