@@ -18,13 +18,26 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from gaple.conformance.cases import build_case
+from gaple.conformance.cases import Step, build_case
 from gaple.conformance.engines import Engine, EngineError
 from gaple.conformance.runner import CaseOutcome, EngineInfo, hello, run_case
 from gaple.deal import Deal
 from gaple.presets import find_preset
 from gaple.rules import Ruleset
-from gaple.state import Discard, End, Lead, Move, Pass, Place, State, apply, is_legal, legal_moves
+from gaple.state import (
+    Discard,
+    End,
+    IllegalMove,
+    Lead,
+    Move,
+    Pass,
+    Place,
+    State,
+    apply,
+    is_legal,
+    legal_moves,
+    verify,
+)
 from gaple.state import new_hand as start_hand
 from gaple.tiles import tile_set
 
@@ -58,26 +71,36 @@ def _all_actions(rules: Ruleset) -> list[tuple[int, Move]]:
 
 def _steps(
     state: State, choices: list[tuple[bool, int]], actions: list[tuple[int, Move]]
-) -> list[tuple[int, str, str | None]]:
-    steps: list[tuple[int, str, str | None]] = []
+) -> list[Step]:
+    """The drawn choices as steps, then the hand finished with each seat's first legal move,
+    then one action after the end; so every example reaches the end of its hand."""
+    steps: list[Step] = []
     for illegal, k in choices:
-        if illegal or state.to_act is None:
+        if state.to_act is None:
+            break
+        if illegal:
             wrong = [(s, m) for s, m in actions if not is_legal(state, m, s)]
             seat, move = wrong[k % len(wrong)]
-            from gaple.state import IllegalMove, verify  # noqa: PLC0415
-
-            try:
-                verify(state, move, seat)
-            except IllegalMove as error:
-                steps.append((seat, str(move), error.code))
-            if state.to_act is None:
-                break
+            steps.append((seat, str(move), _code(state, move, seat)))
             continue
         moves = legal_moves(state)
-        move = moves[k % len(moves)]
+        steps.append((state.to_act, str(moves[k % len(moves)]), None))
+        state = apply(state, moves[k % len(moves)])
+    while state.to_act is not None:
+        move = legal_moves(state)[0]
         steps.append((state.to_act, str(move), None))
         state = apply(state, move)
+    steps.append((0, "pass", "hand-over"))
     return steps
+
+
+def _code(state: State, move: Move, seat: int) -> str:
+    try:
+        verify(state, move, seat)
+    except IllegalMove as error:
+        return error.code
+    msg = f"seat {seat}: {move} is legal"
+    raise AssertionError(msg)
 
 
 def fuzz(
@@ -141,6 +164,18 @@ def fuzz(
         )
         first = first_hand or rules.has_starter
         steps = _steps(start_hand(rules, deal, first_hand=first), choices, actions)
+        outcome, case = attempt(deal, steps, first)
+        if outcome.status not in ("failed", "errored"):
+            return
+        if outcome.step and outcome.step < len(steps):
+            # The steps after the divergence add nothing: keep the shorter case if it still fails.
+            shorter, short_case = attempt(deal, steps[: outcome.step], first)
+            if shorter.status == outcome.status and shorter.rule == outcome.rule:
+                outcome, case = shorter, short_case
+        found.append(Finding(case, outcome))
+        raise _Disagreement(outcome.describe())
+
+    def attempt(deal: Deal, steps: list[Step], first: bool) -> tuple[CaseOutcome, dict[str, JSON]]:
         digest = hashlib.sha1(json.dumps([str(deal), steps, first]).encode()).hexdigest()[:10]
         case = build_case(
             case_id=f"fuzz-{rules_label(preset, overrides)}-{digest}",
@@ -154,16 +189,14 @@ def fuzz(
         )
         current, info = engine()
         try:
-            outcome = run_case(current, info, case, info.levels)
+            return run_case(current, info, case, info.levels), case
         except EngineError as error:
             current.close()
             holder["engine"] = None
-            outcome = CaseOutcome(
+            failure = CaseOutcome(
                 case=case["id"], topic="fuzz", status="errored", seconds=0.0, message=str(error)
             )
-        if outcome.status in ("failed", "errored"):
-            found.append(Finding(case, outcome))
-            raise _Disagreement(outcome.describe())
+            return failure, case
 
     try:
         probe()
