@@ -12,8 +12,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Play and narrate one hand, then run the conformance suite against the example engine
+# through the adapter protocol and print the report.
 run: $(STAMP)
 	$(BIN)/gaple play --variant pagat-4x7 --seed 1
+	$(BIN)/gaple conformance run --impl '$(BIN)/python examples/engine/adapter.py'
 
 test: lint typecheck pytest
 
