@@ -191,3 +191,61 @@ def test_a_scenario_the_spec_does_not_play_as_reasoned_is_refused() -> None:
 def test_all_cases_in_memory_equal_the_committed_files(cases: list[dict[str, Any]]) -> None:
     built = {case["id"]: case for case in json.loads(json.dumps(all_cases()))}
     assert built == {case["id"]: case for case in cases}
+
+
+# What the sources state for each scoring example (research section 6), as seats -> values.
+# Only the stated numbers are listed; the rest of each result is the spec's business.
+SOURCE_RESULTS: dict[str, dict[str, Any]] = {
+    # PAGAT-ID tie-breaks: D wins with 5 against 6, 6, 6; all 6 and A wins by 1-1; all 10
+    # and B wins by the lower end of 1-3.
+    "score-pagat-id-tie-break-1": {"counts": [6, 6, 6, 5], "winner": 3},
+    "score-pagat-id-tie-break-2": {"counts": [6, 6, 6, 6], "winner": 0},
+    "score-pagat-id-tie-break-3": {"counts": [10, 10, 10, 10], "winner": 1},
+    # DOMINO4D: 4-4 = 8 and 0-3 = 3 make 11; 6-2 and 5-1 make 14.
+    "score-domino4d-counts-11-and-14": {"counts": {0: 11, 1: 14}},
+    # 0-0 = 25 unless another blank is held: 0 + 5; 25; 25 + 3.
+    "score-double-blank-with-another-blank": {"counts": {0: 5}},
+    "score-double-blank-alone": {"counts": {0: 25}},
+    "score-double-blank-with-a-non-blank": {"counts": {0: 28}},
+    # CHIPS: B collects 12-5, 11-5 and 7-5: +15, zero-sum. BLOCK100: B scores the same 15.
+    "score-chips-collects-15": {
+        "counts": [12, 5, 11, 7],
+        "winner": 1,
+        "points": [-7, 15, -6, -2],
+    },
+    "score-block100-difference-15": {
+        "counts": [12, 5, 11, 7],
+        "winner": 1,
+        "points": [0, 15, 0, 0],
+    },
+    # SU-X examples, points per pair (N-S, E-W).
+    "score-suwiki-x1-out": {"counts": {1: 13, 3: 7}, "points": [20, 0], "winning_team": 0},
+    "score-suwiki-x2-dead-six-six": {"points": [111, 0]},
+    "score-suwiki-x3-live-six-six": {"points": [34, 0]},
+    "score-suwiki-x4-closing-six-six": {"counts": {1: 5, 3: 10}, "points": [115, 0]},
+    "score-suwiki-x5-closing-double-blank": {"counts": {1: 5, 3: 10}, "points": [65, 0]},
+    "score-suwiki-x6-dead-double-blank": {"points": [67, 0]},
+    "score-suwiki-x9-tied-challenge-replay": {
+        "counts": {1: 14, 2: 14},
+        "replay": True,
+        "points": [0, 0],
+    },
+    "score-suwiki-x9-tied-challenge-blocker-loses": {"replay": False, "points": [108, 0]},
+    "score-suwiki-x10-no-dead-double-when-blocked": {"counts": {3: 14}},
+}
+
+
+def test_scoring_examples_give_the_results_the_sources_state(
+    cases: list[dict[str, Any]],
+) -> None:
+    by_id = {case["id"]: case for case in cases}
+    assert set(SOURCE_RESULTS) == {c["id"] for c in cases if c["topic"] == "score"}
+    if not scoring_available():
+        pytest.skip("gaple.result is not on this branch yet")
+    for case_id, stated in SOURCE_RESULTS.items():
+        result = by_id[case_id]["result"]
+        for name, value in stated.items():
+            if isinstance(value, dict):
+                assert {seat: result[name][seat] for seat in value} == value, case_id
+            else:
+                assert result[name] == value, (case_id, name)

@@ -215,7 +215,10 @@ def _exercised(start: State, played: Sequence[_Played], result: JSON) -> set[str
 
 def _result_rules(state: State) -> set[str]:
     result = _hand_result(state)
-    return set(getattr(result, "rule_ids", ())) | {"score.count", "score.rank"}
+    return {note.rule_id for note in result.notes} | {"score.count", "score.rank"}
+
+
+_SCORING_SECTIONS = ("score", "settle", "partner")
 
 
 def case_levels(case: Mapping[str, JSON]) -> list[str]:
@@ -270,6 +273,9 @@ def build_case(
     result = result_json(final)
     exercised = _exercised(start, played, result)
     missing = sorted(set(rules_note) - exercised)
+    if result is None and final.ending is not None:
+        # Without the scoring module a finished hand has no result to exercise scoring rules.
+        missing = [r for r in missing if r.split(".")[0] not in _SCORING_SECTIONS]
     if missing:
         msg = f"case {case_id} is written for {', '.join(missing)} but does not exercise it"
         raise ScenarioError(msg)

@@ -241,14 +241,18 @@ def _result_rule(name: str, state: State, expected: Mapping[str, JSON], shown: J
         if rules.double_blank_25 and _zero_zero_differs(state, expected["counts"], shown):
             return "score.double-blank-25"
         return "score.count"
+    if name == "replay":
+        return "partner.challenge-tie"
+    if rules.settlement is Settlement.PARTNERSHIP:
+        # Pair scoring decides the hand by going out or by the blocked-hand challenge, so a
+        # wrong winner, team or score there breaks those rules rather than the ranking.
+        if state.ending is Ending.OUT:
+            return "partner.out"
+        return "partner.challenge-tie" if expected.get("replay") else "partner.challenge"
     if name == "winner":
         return "score.rank"
     if name == "winning_team":
         return "score.team"
-    if name == "replay":
-        return "partner.challenge-tie"
-    if rules.settlement is Settlement.PARTNERSHIP:
-        return "partner.out" if state.ending is Ending.OUT else "partner.challenge"
     return f"settle.{rules.settlement.value}"
 
 

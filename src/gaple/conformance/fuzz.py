@@ -167,7 +167,7 @@ def fuzz(
         outcome, case = attempt(deal, steps, first)
         if outcome.status not in ("failed", "errored"):
             return
-        if outcome.step and outcome.step < len(steps):
+        if outcome.step is not None and outcome.step < len(steps):
             # The steps after the divergence add nothing: keep the shorter case if it still fails.
             shorter, short_case = attempt(deal, steps[: outcome.step], first)
             if shorter.status == outcome.status and shorter.rule == outcome.rule:

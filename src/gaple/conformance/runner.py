@@ -86,7 +86,10 @@ class CaseOutcome:
     def describe(self) -> str:
         """One line for the summary."""
         if self.status == "failed" and self.difference is not None:
-            where = "at the start" if not self.step else f"at step {self.step} ({self.action})"
+            if self.action is not None:
+                where = f"at step {self.step} ({self.action})"
+            else:
+                where = "at the start" if not self.step else "in the result"
             return f"{self.case}: {where}: {self.difference.describe()}"
         return f"{self.case}: {self.message}"
 

@@ -504,8 +504,454 @@ def scripted_cases() -> Iterator[dict[str, JSON]]:
     yield from _placing()
     yield from _turns()
     yield from _ending_cases()
+    yield from _scoring()
 
 
 def all_cases() -> list[dict[str, JSON]]:
     """Every case, in a fixed order (scripted first, then random hands per variant)."""
     return [*scripted_cases(), *_random_cases()]
+
+
+def _hand(
+    case_id: str,
+    description: str,
+    preset: str,
+    hands: list[str],
+    moves: str,
+    *,
+    starter: str | None = None,
+    aside: str = "",
+    first_seat: int = 0,
+    first_hand: bool = True,
+    overrides: Mapping[str, Any] | None = None,
+    rules_note: tuple[str, ...] = (),
+) -> dict[str, JSON]:
+    """A whole hand written out: every seat's tiles and every move (``"seat move | ..."``)."""
+    deal = Deal(
+        hands=[[Tile.parse(t) for t in hand.split()] for hand in hands],
+        starter=None if starter is None else Tile.parse(starter),
+        set_aside=[Tile.parse(t) for t in aside.split()],
+        first_seat=first_seat,
+    )
+    steps: list[Step] = []
+    for item in moves.split("|"):
+        seat, move = item.strip().split(" ", 1)
+        steps.append((int(seat), move, None))
+    return build_case(
+        case_id=case_id,
+        topic="score",
+        description=description,
+        preset=preset,
+        overrides=overrides or {},
+        deal=deal,
+        steps=steps,
+        first_hand=first_hand,
+        rules_note=rules_note,
+    )
+
+
+def _scoring() -> Iterator[dict[str, JSON]]:
+    """The sources' scoring examples, each realised as a real hand.
+
+    The sources give end positions, not games; each deal and move list below was found by a
+    search for a legal hand ending in exactly the position the source describes (the search is
+    not part of the spec; its output is written out here). What the source states is checked
+    against the built case in tests/test_vectors.py, from the source's numbers.
+    """
+    # PAGAT-ID tie-break example 1 (pagat-4x7, seats A-D = 0-3): at the end A holds or has
+    # discarded 1-1 and 1-3 (6), B 1-5 (6), C 2-4 (6), D 2-3 (5): D wins with the lowest count.
+    yield _hand(
+        "score-pagat-id-tie-break-1",
+        "PAGAT-ID tie-break example 1: counts 6, 6, 6, 5; the lowest count (seat 3) wins.",
+        "pagat-4x7",
+        [
+            "0-4 1-1 1-3 1-6 3-3 4-4 6-6",
+            "0-2 1-2 1-4 1-5 3-4 3-5 3-6",
+            "0-0 0-1 0-6 2-4 2-5 2-6 4-5",
+            "0-3 0-5 2-2 2-3 4-6 5-5 5-6",
+        ],
+        "2 lead 0-0 | 3 place 0-5 right | 0 place 0-4 left | 1 place 1-4 left | "
+        "2 place 2-5 right | 3 place 2-2 right | 0 place 1-6 left | 1 place 1-2 right | "
+        "2 place 0-6 left | 3 place 0-3 left | 0 place 3-3 left | 1 place 3-6 left | "
+        "2 place 0-1 right | 3 place 5-6 left | 0 discard 1-1 | 1 place 0-2 right | "
+        "2 place 2-6 right | 3 place 5-5 left | 0 place 6-6 right | 1 place 3-5 left | "
+        "2 discard 2-4 | 3 place 4-6 right | 0 place 4-4 right | 1 place 3-4 left | "
+        "2 place 4-5 left",
+        first_seat=1,
+        rules_note=("score.count", "score.rank", "block.discard"),
+    )
+    # PAGAT-ID examples 2 and 3 cannot end a 4 x 7 hand: the tiles left over are the
+    # complement of the line, and here that complement leaves six pip values with an odd
+    # number of tile ends, while a line has at most two. A 4 x 6 deal sets three tiles aside,
+    # which lets the rest form a line, so these two are played as pagat-4x6 hands.
+    # Example 2: A 1-1 1-3 (6), B 0-6 (6), C 2-4 (6), D 3-3 (6): all tie; the lowest tiles are
+    # 1-1 (2 pips) for A and 6 for the others, so A wins.
+    yield _hand(
+        "score-pagat-id-tie-break-2",
+        "PAGAT-ID tie-break example 2: all count 6; seat 0 wins with the lightest lowest tile 1-1.",
+        "pagat-4x6",
+        [
+            "0-1 0-5 1-1 1-3 2-5 3-6",
+            "0-3 0-6 1-6 4-4 4-6 5-5",
+            "0-0 1-4 2-3 2-4 2-6 5-6",
+            "0-2 0-4 1-5 2-2 3-3 3-5",
+        ],
+        "0 place 0-5 right | 1 place 0-3 right | 2 place 1-4 left | 3 place 3-5 right | "
+        "0 place 2-5 right | 1 place 1-6 left | 2 place 5-6 left | 3 place 2-2 right | "
+        "0 discard 1-3 | 1 place 5-5 left | 2 place 2-6 right | 3 place 1-5 left | "
+        "0 place 0-1 left | 1 place 4-6 right | 2 place 0-0 left | 3 place 0-2 left | "
+        "0 discard 1-1 | 1 place 4-4 right | 2 place 2-3 left | 3 place 0-4 right | "
+        "0 place 3-6 left",
+        starter="4-5",
+        aside="1-2 3-4 6-6",
+        rules_note=("score.rank",),
+    )
+    # Example 3: A 2-2 1-5, B 1-3 3-3, C 4-6, D 0-5 2-3: all count 10. Lowest tiles: A and B
+    # a 4-pip tile (2-2, 1-3), C 10, D 5; between A and B the lower end decides: 1-3 (end 1)
+    # beats 2-2 (end 2), so B wins.
+    yield _hand(
+        "score-pagat-id-tie-break-3",
+        "PAGAT-ID tie-break example 3: all count 10; seat 1 wins by the lower end of 1-3.",
+        "pagat-4x6",
+        [
+            "0-2 1-5 2-2 3-5 4-4 6-6",
+            "1-3 2-5 3-3 3-6 4-5 5-6",
+            "0-0 1-4 2-4 2-6 3-4 4-6",
+            "0-3 0-5 0-6 1-2 2-3 5-5",
+        ],
+        "1 place 4-5 right | 2 place 0-0 left | 3 place 0-6 left | 0 place 3-5 right | "
+        "1 place 3-6 right | 2 place 2-6 right | 3 place 1-2 right | 0 place 6-6 left | "
+        "1 place 5-6 left | 2 place 1-4 right | 3 place 5-5 left | 0 place 4-4 right | "
+        "1 place 2-5 left | 2 place 2-4 left | 3 discard 0-5 | 0 discard 1-5 | "
+        "1 discard 1-3 | 2 place 3-4 right | 3 place 0-3 right | 0 place 0-2 right | "
+        "1 discard 3-3",
+        starter="0-4",
+        aside="0-1 1-1 1-6",
+        first_seat=1,
+        rules_note=("score.rank",),
+    )
+    # DOMINO4D's counting example: 4-4 counts 8 and 0-3 counts 3, so {4-4, 0-3} is 11 against
+    # {6-2, 5-1} = 14. The source puts them in a blocked hand, which cannot happen: the two
+    # hands show every pip value 0-6, so any open end would fit one of them. Here seat 3 goes
+    # out and seats 0 and 1 are left holding exactly those tiles.
+    yield _hand(
+        "score-domino4d-counts-11-and-14",
+        "DOMINO4D counting: seat 0 left with 4-4 and 0-3 counts 11, seat 1 with 6-2 and 5-1 14.",
+        "domino4d",
+        [
+            "0-1 0-3 0-6 1-4 4-4 4-5 6-6",
+            "0-4 1-1 1-3 1-5 2-6 3-4 5-5",
+            "0-0 1-2 1-6 2-2 3-5 3-6 5-6",
+            "0-2 0-5 2-3 2-4 2-5 3-3 4-6",
+        ],
+        "2 lead 0-0 | 3 place 0-5 left | 0 place 4-5 left | 1 place 0-4 right | 2 pass | "
+        "3 place 2-4 left | 0 place 1-4 right | 1 place 1-1 right | 2 place 1-2 right | "
+        "3 place 2-5 left | 0 pass | 1 place 5-5 left | 2 place 5-6 left | 3 place 2-3 right | "
+        "0 place 6-6 left | 1 place 1-3 right | 2 place 3-6 left | 3 place 3-3 left | "
+        "0 place 0-1 right | 1 place 3-4 left | 2 pass | 3 place 4-6 left | 0 place 0-6 left | "
+        "1 pass | 2 pass | 3 place 0-2 left",
+        rules_note=("score.count", "end.out"),
+    )
+    # The double-blank-25 option (PAGAT, CHIPS), in a starter deal so 0-0 need not be led.
+    # Source example: 0-0 with 0-5 counts 5 (another blank is held, so 0-0 is 0). Companions
+    # by the same rule: 0-0 alone counts 25; 0-0 with 1-2 counts 25 + 3 = 28.
+    double_blank = {"double_blank_25": True}
+    yield _hand(
+        "score-double-blank-with-another-blank",
+        "Double-blank 25 option: 0-0 with 0-5 counts 0 + 5 = 5.",
+        "chips",
+        [
+            "0-0 0-4 0-5 1-5 2-4 3-3",
+            "1-2 2-6 3-4 4-4 4-5 5-6",
+            "0-1 2-2 2-3 2-5 4-6 6-6",
+            "0-3 0-6 1-1 1-4 3-6 5-5",
+        ],
+        "0 place 3-3 left | 1 place 3-4 left | 2 place 4-6 left | 3 place 3-6 left | "
+        "0 place 1-5 right | 1 place 1-2 right | 2 place 2-2 right | 3 place 0-3 left | "
+        "0 place 2-4 right | 1 place 4-4 right | 2 place 0-1 left | 3 place 1-4 left | "
+        "0 place 0-4 left | 1 place 4-5 right | 2 place 2-5 right | 3 place 0-6 left | "
+        "0 discard 0-0 | 1 place 2-6 right | 2 place 6-6 right | 3 discard 5-5 | "
+        "0 discard 0-5",
+        starter="3-5",
+        aside="0-2 1-3 1-6",
+        overrides=double_blank,
+        rules_note=("score.double-blank-25", "end.out"),
+    )
+    yield _hand(
+        "score-double-blank-alone",
+        "Double-blank 25 option: 0-0 held alone counts 25.",
+        "chips",
+        [
+            "0-0 0-3 0-5 2-2 2-5 3-5",
+            "0-1 2-4 2-6 3-3 4-5 5-6",
+            "0-6 1-1 1-3 1-5 3-6 5-5",
+            "0-2 1-6 2-3 3-4 4-4 6-6",
+        ],
+        "2 place 1-5 left | 3 place 2-3 right | 0 place 0-3 right | 1 place 5-6 left | "
+        "2 place 0-6 left | 3 place 0-2 right | 0 place 2-2 right | 1 place 0-1 left | "
+        "2 place 1-3 left | 3 place 3-4 left | 0 place 2-5 right | 1 place 2-4 left | "
+        "2 place 5-5 right | 3 discard 6-6 | 0 place 0-5 right | 1 place 2-6 left | "
+        "2 place 3-6 left | 3 discard 4-4 | 0 place 3-5 left | 1 place 4-5 left | "
+        "2 discard 1-1",
+        starter="1-2",
+        aside="0-4 1-4 4-6",
+        first_seat=2,
+        overrides=double_blank,
+        rules_note=("score.double-blank-25",),
+    )
+    yield _hand(
+        "score-double-blank-with-a-non-blank",
+        "Double-blank 25 option: 0-0 with 1-2 counts 25 + 3 = 28.",
+        "chips",
+        [
+            "0-0 0-3 0-5 1-2 2-6 3-6",
+            "0-1 2-5 3-3 3-4 4-6 5-6",
+            "0-6 1-1 1-4 1-6 4-4 5-5",
+            "0-2 2-2 2-4 3-5 4-5 6-6",
+        ],
+        "2 place 1-6 left | 3 place 6-6 left | 0 place 0-3 right | 1 place 5-6 left | "
+        "2 place 0-6 right | 3 place 4-5 left | 0 place 3-6 right | 1 place 3-3 right | "
+        "2 place 4-4 left | 3 place 3-5 right | 0 place 0-5 right | 1 place 4-6 left | "
+        "2 discard 5-5 | 3 place 0-2 right | 0 place 2-6 right",
+        starter="1-3",
+        aside="0-4 1-5 2-3",
+        first_seat=2,
+        overrides=double_blank,
+        rules_note=("score.double-blank-25",),
+    )
+    # CHIPS settlement example: counts A 12, B 5, C 11, D 7; B collects 7 + 6 + 2 = 15.
+    yield _hand(
+        "score-chips-collects-15",
+        "CHIPS example: counts 12, 5, 11, 7; seat 1 collects 7 + 6 + 2 = 15 chips.",
+        "chips",
+        [
+            "0-0 0-2 1-3 3-5 4-6 6-6",
+            "1-5 2-3 2-5 3-4 3-6 4-4",
+            "0-1 0-5 0-6 1-6 2-4 3-3",
+            "0-3 1-2 1-4 2-2 2-6 4-5",
+        ],
+        "3 place 4-5 left | 0 place 3-5 right | 1 place 4-4 left | 2 place 2-4 left | "
+        "3 place 2-6 left | 0 place 6-6 left | 1 place 3-4 right | 2 place 1-6 left | "
+        "3 place 1-4 right | 0 place 1-3 right | 1 place 3-6 right | 2 place 0-6 right | "
+        "3 place 1-2 left | 0 place 0-0 right | 1 place 2-5 left | 2 place 0-1 right | "
+        "3 discard 0-3 | 0 discard 4-6 | 1 place 1-5 left",
+        starter="5-5",
+        aside="0-4 1-1 5-6",
+        first_seat=3,
+        rules_note=("settle.chips",),
+    )
+    # BLOCK100 read with the same totals (research E003-diff): the winner scores the sum of
+    # the differences, 15 points toward 100.
+    yield _hand(
+        "score-block100-difference-15",
+        "BLOCK100 difference points: counts 12, 5, 11, 7; seat 1 scores 15 toward 100.",
+        "block100",
+        [
+            "0-0 0-4 0-6 2-2 3-3 6-6",
+            "1-4 1-5 1-6 2-6 3-5 4-6",
+            "0-5 1-1 1-2 2-3 4-4 5-6",
+            "0-2 0-3 1-3 2-5 3-4 3-6",
+        ],
+        "0 place 0-4 left | 1 place 3-5 right | 2 place 2-3 right | 3 place 2-5 right | "
+        "0 place 0-6 left | 1 place 1-5 right | 2 place 1-1 right | 3 place 3-6 left | "
+        "0 place 3-3 left | 1 place 1-6 right | 2 place 5-6 right | 3 place 3-4 left | "
+        "0 discard 6-6 | 1 place 4-6 left | 2 place 0-5 right | 3 place 0-2 right | "
+        "0 place 2-2 right | 1 place 2-6 right",
+        starter="4-5",
+        aside="0-1 2-4 5-5",
+        rules_note=("settle.difference",),
+    )
+    yield from _sundanese()
+
+
+def _sundanese() -> Iterator[dict[str, JSON]]:
+    # The constructed SUWIKI partnership examples SU-X1..X10 (research 6.4), seats N E S W =
+    # 0 1 2 3, pairs N-S (team 0) and E-W (team 1). Where an example fixes the going-out
+    # seat's partner's tiles (S), those are free here: S is never counted when N goes out,
+    # and the fixed ones cannot be a real hand (they leave four pip values with an odd number
+    # of ends outside the line).
+    # SU-X1: N goes out with 2-3; E keeps 5-4 and 2-2 (13), W 6-1 (7): N-S score 13 + 7 = 20.
+    yield _hand(
+        "score-suwiki-x1-out",
+        "SU-X1: N goes out with 2-3; E holds 13, W 7: N-S score 20.",
+        "suwiki-partnership",
+        [
+            "0-2 0-3 0-5 1-1 1-3 2-3 5-5",
+            "0-1 1-5 2-2 3-4 3-5 4-5 5-6",
+            "0-4 1-2 1-4 2-5 2-6 4-6 6-6",
+            "0-0 0-6 1-6 2-4 3-3 3-6 4-4",
+        ],
+        "3 lead 0-0 | 0 place 0-5 right | 1 place 1-5 right | 2 place 1-4 right | "
+        "3 place 2-4 right | 0 place 0-3 left | 1 place 3-5 left | 2 place 2-6 right | "
+        "3 place 0-6 right | 0 place 5-5 left | 1 place 0-1 right | 2 place 1-2 right | "
+        "3 pass | 0 place 0-2 right | 1 place 5-6 left | 2 place 6-6 left | 3 place 3-6 left | "
+        "0 place 1-3 left | 1 pass | 2 place 0-4 right | 3 place 4-4 right | 0 place 1-1 left | "
+        "1 place 3-4 right | 2 pass | 3 place 3-3 right | 0 place 2-3 right",
+        first_seat=2,
+        rules_note=("partner.out", "score.team"),
+    )
+    # SU-X2: N goes out; E keeps 6-6 and 0-3, W 4-4; every other six is in the line and no
+    # open end shows 6, so 6-6 is dead and counts 100: N-S score 100 + 3 + 8 = 111. (The
+    # source's last tile 1-2 with ends 3 and 5 cannot both hold: 1-2 leaves a 1 or a 2 open;
+    # the last tile here is 0-6, placed so that no 6 shows.)
+    yield _hand(
+        "score-suwiki-x2-dead-six-six",
+        "SU-X2: E's 6-6 is dead (all sixes placed, no 6 open) and counts 100: N-S score 111.",
+        "suwiki-partnership",
+        [
+            "0-5 0-6 1-4 1-5 1-6 2-2 5-6",
+            "0-2 0-3 0-4 2-4 3-4 4-5 6-6",
+            "0-0 1-1 1-3 2-6 3-3 3-5 5-5",
+            "0-1 1-2 2-3 2-5 3-6 4-4 4-6",
+        ],
+        "2 lead 0-0 | 3 place 0-1 right | 0 place 0-5 left | 1 place 4-5 left | "
+        "2 place 1-1 right | 3 place 1-2 right | 0 place 1-4 left | 1 place 2-4 right | "
+        "2 place 1-3 left | 3 place 4-6 right | 0 place 5-6 right | 1 place 3-4 left | "
+        "2 place 3-5 right | 3 place 3-6 right | 0 place 1-6 right | 1 place 0-4 left | "
+        "2 pass | 3 pass | 0 place 1-5 right | 1 place 0-2 left | 2 place 5-5 right | "
+        "3 place 2-5 right | 0 place 2-2 right | 1 pass | 2 place 2-6 left | "
+        "3 place 2-3 right | 0 place 0-6 left",
+        first_seat=3,
+        rules_note=("partner.dead-double",),
+    )
+    # SU-X3: as X2 but W still holds 5-6, so not every six is placed and 6-6 counts 12:
+    # N-S score 12 + 3 + 8 + 11 = 34.
+    yield _hand(
+        "score-suwiki-x3-live-six-six",
+        "SU-X3: 5-6 is still held, so E's 6-6 is not dead and counts 12: N-S score 34.",
+        "suwiki-partnership",
+        [
+            "0-5 1-2 2-3 2-4 3-3 3-4 5-5",
+            "0-1 0-3 1-1 1-5 2-2 3-6 6-6",
+            "0-0 0-2 0-4 1-4 2-5 4-5 4-6",
+            "0-6 1-3 1-6 2-6 3-5 4-4 5-6",
+        ],
+        "2 lead 0-0 | 3 place 0-6 left | 0 place 0-5 right | 1 place 3-6 left | "
+        "2 place 2-5 right | 3 place 3-5 left | 0 place 1-2 right | 1 place 0-1 right | "
+        "2 place 0-2 right | 3 place 2-6 right | 0 place 5-5 left | 1 place 1-5 left | "
+        "2 place 1-4 left | 3 place 1-6 right | 0 place 2-4 left | 1 place 1-1 right | "
+        "2 pass | 3 place 1-3 right | 0 place 3-3 right | 1 place 2-2 left | 2 pass | 3 pass | "
+        "0 place 3-4 right | 1 pass | 2 place 0-4 right | 3 pass | 0 place 2-3 left",
+        first_seat=1,
+        rules_note=("partner.dead-double",),
+    )
+    # SU-X4: N goes out with 6-6 as its last tile (+100); E holds 1-4 (5), W 2-5 and 0-3 (10):
+    # N-S score 15 + 100 = 115. S keeps 0-1, 2-3 and 4-5, which closes the line on 6 and 6.
+    yield _hand(
+        "score-suwiki-x4-closing-six-six",
+        "SU-X4: N goes out with 6-6 last (+100); E 5, W 10: N-S score 115.",
+        "suwiki-partnership",
+        [
+            "0-5 0-6 1-1 2-4 3-3 5-5 6-6",
+            "0-4 1-4 1-6 2-2 2-6 4-6 5-6",
+            "0-1 0-2 1-2 1-3 2-3 3-5 4-5",
+            "0-0 0-3 1-5 2-5 3-4 3-6 4-4",
+        ],
+        "3 lead 0-0 | 0 place 0-5 left | 1 place 0-4 right | 2 place 3-5 left | "
+        "3 place 3-4 left | 0 place 2-4 left | 1 place 2-2 left | 2 place 0-2 left | "
+        "3 place 4-4 right | 0 place 0-6 left | 1 place 4-6 right | 2 pass | "
+        "3 place 3-6 right | 0 place 3-3 right | 1 place 2-6 left | 2 place 1-2 left | "
+        "3 place 1-5 left | 0 place 5-5 left | 1 place 5-6 left | 2 place 1-3 right | "
+        "3 pass | 0 place 1-1 right | 1 place 1-6 right | 2 pass | 3 pass | 0 place 6-6 right",
+        first_seat=2,
+        rules_note=("partner.closing-double",),
+    )
+    # SU-X5: N goes out with 0-0 as its last tile (blank-double bonus 50 in this preset); E
+    # holds 1-4 (5), W 2-5 and 0-3 (10): N-S score 15 + 50 = 65. A first hand opens with 0-0,
+    # so this is a later hand (first_hand false; the designated seat leads any tile).
+    yield _hand(
+        "score-suwiki-x5-closing-double-blank",
+        "SU-X5: N goes out with 0-0 last (+50); E 5, W 10: N-S score 65.",
+        "suwiki-partnership",
+        [
+            "0-0 0-6 2-2 3-5 3-6 4-4 4-6",
+            "0-2 0-4 1-4 1-5 1-6 2-6 4-5",
+            "0-1 1-1 1-2 2-4 3-3 3-4 6-6",
+            "0-3 0-5 1-3 2-3 2-5 5-5 5-6",
+        ],
+        "3 lead 5-6 | 0 place 3-5 left | 1 place 2-6 right | 2 place 2-4 right | "
+        "3 place 1-3 left | 0 place 4-4 right | 1 place 4-5 right | 2 place 0-1 left | "
+        "3 place 5-5 right | 0 place 0-6 left | 1 place 1-5 right | 2 place 1-1 right | "
+        "3 pass | 0 place 4-6 left | 1 place 1-6 right | 2 place 6-6 right | 3 pass | "
+        "0 place 3-6 right | 1 place 0-4 left | 2 place 3-3 right | 3 place 2-3 right | "
+        "0 place 2-2 right | 1 place 0-2 right | 2 pass | 3 place 0-5 right | "
+        "0 place 0-0 left",
+        first_seat=3,
+        first_hand=False,
+        rules_note=("partner.closing-double",),
+    )
+    # SU-X6: N goes out; W holds 0-0 and 3-4 with every other blank in the line and the ends
+    # 2 and 5, so 0-0 is dead (50): W counts 57, E 5-5 counts 10: N-S score 67. A later hand,
+    # as 0-0 must not be led.
+    yield _hand(
+        "score-suwiki-x6-dead-double-blank",
+        "SU-X6: W's 0-0 is dead (50); W 57 and E 10: N-S score 67.",
+        "suwiki-partnership",
+        [
+            "0-6 1-3 1-4 2-6 3-6 4-6 5-6",
+            "0-2 0-3 1-1 1-5 2-4 3-3 5-5",
+            "0-4 1-6 2-2 2-3 3-5 4-4 4-5",
+            "0-0 0-1 0-5 1-2 2-5 3-4 6-6",
+        ],
+        "0 lead 3-6 | 1 place 0-3 left | 2 place 1-6 right | 3 place 0-5 left | "
+        "0 place 1-3 right | 1 place 3-3 right | 2 place 3-5 right | 3 place 2-5 right | "
+        "0 place 2-6 right | 1 place 1-5 left | 2 pass | 3 place 6-6 right | "
+        "0 place 4-6 right | 1 place 1-1 left | 2 place 4-4 right | 3 place 1-2 left | "
+        "0 place 1-4 right | 1 place 2-4 left | 2 place 0-4 left | 3 place 0-1 right | "
+        "0 place 0-6 left | 1 place 0-2 right | 2 place 2-2 right | 3 pass | 0 place 5-6 left",
+        first_hand=False,
+        rules_note=("partner.dead-double",),
+    )
+    # SU-X9: blocked; E placed the last tile; E 14 and S 14 tie the challenge. The held tiles
+    # (N 4-5 5-6, E 2-2 5-5, S 2-6 3-3, W 2-4) total 54. Default: the hand is replayed; with
+    # the blocker-loses option N-S score 2 x 54 = 108.
+    x9 = (
+        [
+            "0-1 0-3 0-4 1-4 4-5 4-6 5-6",
+            "0-0 1-1 1-2 2-2 2-3 3-4 5-5",
+            "0-5 1-3 2-6 3-3 3-5 4-4 6-6",
+            "0-2 0-6 1-5 1-6 2-4 2-5 3-6",
+        ],
+        "1 lead 0-0 | 2 place 0-5 left | 3 place 1-5 left | 0 place 0-1 left | 1 pass | "
+        "2 pass | 3 place 0-6 right | 0 place 0-4 left | 1 place 3-4 left | "
+        "2 place 3-5 left | 3 place 2-5 left | 0 place 4-6 right | 1 place 2-3 left | "
+        "2 place 4-4 right | 3 place 3-6 left | 0 place 1-4 right | 1 place 1-2 right | "
+        "2 place 6-6 left | 3 place 0-2 right | 0 place 0-3 right | 1 pass | "
+        "2 place 1-3 right | 3 place 1-6 left | 0 pass | 1 place 1-1 left",
+    )
+    yield _hand(
+        "score-suwiki-x9-tied-challenge-replay",
+        "SU-X9: a tied challenge (E 14, S 14) is replayed by default: nobody scores.",
+        "suwiki-partnership",
+        *x9,
+        rules_note=("partner.challenge-tie", "end.blocked"),
+    )
+    yield _hand(
+        "score-suwiki-x9-tied-challenge-blocker-loses",
+        "SU-X9 with the blocker-loses option: N-S score twice the 54 pips held, 108.",
+        "suwiki-partnership",
+        *x9,
+        overrides={"challenge_tie": "blocker-loses"},
+        rules_note=("partner.challenge", "partner.challenge-tie"),
+    )
+    # SU-X10: blocked with W holding 6-6 and 1-1: a double is never dead in a blocked hand, so
+    # W counts 12 + 2 = 14.
+    yield _hand(
+        "score-suwiki-x10-no-dead-double-when-blocked",
+        "SU-X10: blocked with W holding 6-6 and 1-1: 6-6 counts 12, W counts 14.",
+        "suwiki-partnership",
+        [
+            "0-0 1-3 1-6 2-6 3-5 3-6 4-6",
+            "0-1 0-5 1-2 2-4 2-5 3-3 4-4",
+            "0-3 0-6 2-3 3-4 4-5 5-5 5-6",
+            "0-2 0-4 1-1 1-4 1-5 2-2 6-6",
+        ],
+        "0 lead 0-0 | 1 place 0-5 right | 2 place 0-6 left | 3 place 1-5 right | "
+        "0 place 2-6 left | 1 place 2-4 left | 2 place 4-5 left | 3 place 1-4 right | "
+        "0 place 4-6 right | 1 place 2-5 left | 2 place 5-6 right | 3 place 0-2 left | "
+        "0 place 3-5 right | 1 place 3-3 right | 2 place 2-3 right | 3 place 0-4 left | "
+        "0 pass | 1 place 4-4 left | 2 place 3-4 left | 3 place 2-2 right | "
+        "0 place 1-3 left | 1 place 1-2 left",
+        first_seat=3,
+        rules_note=("end.blocked",),
+    )
