@@ -460,6 +460,8 @@ RANDOM_PER_VARIANT = 6
 
 _EXTRA_VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("pagat-4x7-pass", "pagat-4x7", {"blocked_action": "pass"}),
+    # PAGAT's teams (the hand goes to the individual winner's pair) with its pass variation.
+    ("pagat-4x7-teams-pass", "pagat-4x7", {"partnership": True, "blocked_action": "pass"}),
     ("pagat-4x7-double-blank-25", "pagat-4x7", {"double_blank_25": True}),
     ("chips-cumulative", "chips", {"settlement": "cumulative", "match_hands": 4}),
     ("suwiki-partnership-blocker-loses", "suwiki-partnership", {"challenge_tie": "blocker-loses"}),
