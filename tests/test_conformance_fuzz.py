@@ -81,3 +81,25 @@ def test_cli_fuzz_on_the_reference_finds_nothing(capsys: pytest.CaptureFixture[s
     argv = ["conformance", "fuzz", "--reference", "--variant", "pagat-5x5", "--examples", "10"]
     assert main(argv) == 0
     assert "no disagreement in 10 hands" in capsys.readouterr().out
+
+
+def test_cli_fuzz_of_a_variant_the_engine_declines_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "declines.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        r = {'type': 'hello', 'protocol': 1, 'name': 'n', 'levels': ['line'],"
+        " 'error_codes': False}\n"
+        "    else:\n"
+        "        r = {'type': 'unsupported', 'reason': 'no pass option here'}\n"
+        "    print(json.dumps(r), flush=True)\n"
+    )
+    argv = ["conformance", "fuzz", "--impl", f"{sys.executable} {script}"]
+    assert main([*argv, "--set", "blocked_action=pass", "--examples", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "does not play this variant" in err
+    assert "no pass option here" in err

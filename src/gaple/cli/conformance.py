@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gaple.cli.common import UsageError
+from gaple.cli.common import UsageError, add_variant, rules_from_args
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.engines import (
     Engine,
@@ -25,6 +25,7 @@ from gaple.conformance.engines import (
 )
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
 from gaple.conformance.runner import run_suite
+from gaple.io import rules_to_json
 from gaple.presets import UnknownPreset, find_preset
 
 __all__ = ["register"]
@@ -59,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     fuzz = inner.add_parser("fuzz", help="differential fuzzing with Hypothesis")
     _engine_arguments(fuzz)
-    fuzz.add_argument("--variant", default="pagat-4x7", help="preset to fuzz (default pagat-4x7)")
+    add_variant(fuzz)
     fuzz.add_argument("--examples", type=int, default=200, help="hands to try (default 200)")
     fuzz.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
     fuzz.add_argument(
@@ -179,19 +180,32 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
-    from gaple.conformance.fuzz import fuzz  # noqa: PLC0415
-
-    make_engine = _engine_factory(args)
     try:
-        rules = find_preset(args.variant)
-    except UnknownPreset as error:
-        raise UsageError(str(error)) from None
+        from gaple.conformance.fuzz import Unsupported, fuzz  # noqa: PLC0415
+    except ImportError:
+        msg = "fuzz needs the hypothesis package (pip install hypothesis)"
+        raise UsageError(msg) from None
+    make_engine = _engine_factory(args)
+    rules = rules_from_args(args)
+    preset = find_preset(args.variant).name
+    base = rules_to_json(find_preset(preset).rules)
+    overrides = {k: v for k, v in rules_to_json(rules).items() if base[k] != v}
     if args.examples < 1:
         msg = f"--examples must be at least 1, got {args.examples}"
         raise UsageError(msg)
-    found = fuzz(make_engine, rules.name, examples=args.examples, seed=args.seed)
+    try:
+        found = fuzz(
+            make_engine, preset, examples=args.examples, seed=args.seed, overrides=overrides
+        )
+    except EngineError as error:
+        msg = f"the engine cannot be started: {error}"
+        raise UsageError(msg) from None
+    except Unsupported as error:
+        msg = f"the engine does not play this variant: {error}"
+        raise UsageError(msg) from None
+    label = preset + "".join(f" {k}={v}" for k, v in overrides.items())
     if found is None:
-        print(f"no disagreement in {args.examples} hands of {rules.name} (seed {args.seed})")
+        print(f"no disagreement in {args.examples} hands of {label} (seed {args.seed})")
         return 0
     from gaple.conformance.vectors import dumps  # noqa: PLC0415
 

@@ -41,7 +41,7 @@ from gaple.state import (
 from gaple.state import new_hand as start_hand
 from gaple.tiles import tile_set
 
-__all__ = ["Finding", "fuzz"]
+__all__ = ["Finding", "Unsupported", "fuzz"]
 
 JSON = Any
 
@@ -59,6 +59,10 @@ class Finding:
 
 class _Disagreement(Exception):
     pass
+
+
+class Unsupported(Exception):
+    """The engine declines the variant (or a level a drawn hand needs): nothing to compare."""
 
 
 def _all_actions(rules: Ruleset) -> list[tuple[int, Move]]:
@@ -115,6 +119,7 @@ def fuzz(
 
     Raises:
         EngineError: the engine cannot even be started and greeted.
+        Unsupported: the engine declines the variant.
     """
     rules = find_preset(preset).rules.replace(**(overrides or {}))
     actions = _all_actions(rules)
@@ -165,6 +170,8 @@ def fuzz(
         first = first_hand or rules.has_starter
         steps = _steps(start_hand(rules, deal, first_hand=first), choices, actions)
         outcome, case = attempt(deal, steps, first)
+        if outcome.status == "skipped":
+            raise Unsupported(outcome.message)
         if outcome.status not in ("failed", "errored"):
             return
         if outcome.step is not None and outcome.step < len(steps):
