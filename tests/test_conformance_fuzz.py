@@ -92,7 +92,7 @@ def test_cli_fuzz_of_a_variant_the_engine_declines_is_a_usage_error(
         "for line in sys.stdin:\n"
         "    m = json.loads(line)\n"
         "    if m['type'] == 'hello':\n"
-        "        r = {'type': 'hello', 'protocol': 1, 'name': 'n', 'levels': ['line'],"
+        "        r = {'type': 'hello', 'protocol': 1, 'name': 'n', 'levels': ['line', 'turns'],"
         " 'error_codes': False}\n"
         "    else:\n"
         "        r = {'type': 'unsupported', 'reason': 'no pass option here'}\n"
