@@ -17,6 +17,7 @@ import pytest
 
 from gaple.cli import main
 from gaple.conformance.engines import EngineError, ReferenceEngine, SubprocessEngine, Validator
+from gaple.conformance.report import JsonLinesReport
 from gaple.conformance.runner import Summary, run_suite
 from gaple.conformance.scenarios import all_cases
 
@@ -270,3 +271,31 @@ def test_cli_run_from_the_committed_case_files(capsys: pytest.CaptureFixture[str
     spec = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "v1"
     assert main(["conformance", "run", "--reference", "--cases", str(spec)]) == 0
     assert "CONFORMS" in capsys.readouterr().out
+
+
+class _Interrupted(ReferenceEngine):
+    """Ctrl-C arrives while the fourth case starts."""
+
+    starts = 0
+
+    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        if message["type"] == "start":
+            type(self).starts += 1
+            if type(self).starts == 4:
+                raise KeyboardInterrupt
+        return super().request(message)
+
+
+def test_an_interrupted_run_keeps_the_cases_it_finished(
+    cases: list[dict[str, JSON]], tmp_path: Path
+) -> None:
+    path = tmp_path / "r.jsonl"
+    with path.open("w") as stream:
+        report = JsonLinesReport(stream, impl="x", total=len(cases), levels=["line"])
+        summary = run_suite(cases, _Interrupted, on_hello=report.header, on_case=report.case)
+        report.footer(summary)
+    assert summary.interrupted
+    assert [o.status for o in summary.outcomes] == ["passed"] * 3
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r["type"] for r in records] == ["header", "case", "case", "case", "footer"]
+    assert records[-1]["interrupted"] is True

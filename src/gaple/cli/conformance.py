@@ -176,6 +176,8 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as error:
             msg = f"--junit {args.junit}: {error.strerror}"
             raise UsageError(msg) from None
+    if summary.interrupted:
+        return 130
     return 0 if summary.ok else 1
 
 

@@ -103,6 +103,7 @@ class JsonLinesReport:
                 "counts": {s: summary.count(s) for s in STATUSES},
                 "seconds": round(summary.seconds, 3),
                 "stopped_early": summary.stopped_early,
+                "interrupted": summary.interrupted,
             }
         )
 
@@ -146,6 +147,8 @@ def summary_text(summary: Summary, *, shown: int = 20) -> str:
     rows.extend(f"skipped {n}: {reason}" for reason, n in skipped.most_common(5))
     if summary.stopped_early:
         rows.append("stopped early (--max-fail reached)")
+    if summary.interrupted:
+        rows.append("interrupted: the counts cover the cases finished")
     verdict = "CONFORMS" if summary.ok else "DOES NOT CONFORM"
     rows.append(f"{verdict}: {len(summary.outcomes)} cases in {summary.seconds:.2f} s")
     return "\n".join(rows)

@@ -266,6 +266,8 @@ class Summary:
     seconds: float
     engine: EngineInfo | None
     stopped_early: bool
+    interrupted: bool = False
+    """Whether the user interrupted the run (Ctrl-C); the outcomes are the cases finished."""
 
     def count(self, status: str) -> int:
         """How many cases ended with ``status``."""
@@ -298,6 +300,7 @@ def run_suite(
     outcomes: list[CaseOutcome] = []
     bad = 0
     stopped = False
+    interrupted = False
     try:
         for case in cases:
             if max_fail is not None and bad >= max_fail:
@@ -330,7 +333,9 @@ def run_suite(
             outcomes.append(outcome)
             if on_case is not None:
                 on_case(outcome)
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         if engine is not None:
             engine.close()
-    return Summary(tuple(outcomes), time.perf_counter() - began, info, stopped)
+    return Summary(tuple(outcomes), time.perf_counter() - began, info, stopped, interrupted)
