@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gaple.cli import main
 from gaple.io import state_to_json
@@ -115,3 +117,31 @@ def test_a_missing_file_exits_2_and_other_files_are_still_checked(
     out = capsys.readouterr().out.splitlines()
     assert "cannot read" in out[0]
     assert "conforms" in out[1]
+
+
+_SCALARS = st.none() | st.booleans() | st.integers(-3, 30) | st.sampled_from(["0-0", "x", "pass"])
+_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    key=st.sampled_from(["rules", "deal", "actions", "first_hand", "line", "result", "hands"]),
+    value=_JSON,
+)
+def test_any_damage_to_a_transcript_gives_a_verdict_never_a_traceback(
+    tmp_path: Path, key: str, value: JSON
+) -> None:
+    # Replace one part of a real transcript by arbitrary JSON: the checker must still answer
+    # with status 0, 1 or 2 (conforms, diverges, invalid with a path).
+    data = state_to_json(random_hand(ruleset("pagat-4x7"), seed=2))
+    data[key] = value
+    path = _write(tmp_path, "t.json", data)
+    assert main(["check", path, "--format", "json"]) in (0, 1, 2)

@@ -123,3 +123,16 @@ def test_the_fuzzer_catches_each_seeded_bug_naming_its_rule(bug: str) -> None:
     )
     assert found is not None
     assert found.outcome.rule in FUZZ_RULES.get(bug, {rule})
+
+
+def test_the_dominoes_package_findings_hold(cases: list[dict[str, Any]]) -> None:
+    # docs/conformance-dominoes.md: it plays 37 cases (four seats, seven tiles, pass, pairs)
+    # and their first differences are findings 1 (play.match-end) and 2 (open.double).
+    pytest.importorskip("dominoes")
+    adapter = f"{sys.executable} {ROOT / 'examples' / 'dominoes_adapter.py'}"
+    summary = run_suite(cases, lambda: SubprocessEngine(adapter, timeout=20))
+    played = [o for o in summary.outcomes if o.status != "skipped"]
+    assert len(played) == 37
+    assert {o.status for o in played} == {"failed"}
+    rules = collections.Counter(o.rule for o in played)
+    assert rules == {"play.match-end": 36, "open.double": 1}

@@ -177,6 +177,8 @@ def _check_result(
     claimed = data.get("result")
     if claimed is None:
         return Verdict(actions, ending, None)
+    if not isinstance(claimed, Mapping):
+        raise FormatError("$.result", "expected an object")
     if state.ending is None:
         divergence = Divergence(
             actions,
@@ -193,6 +195,11 @@ def _check_result(
         return Verdict(actions, ending, None, ("result not checked: no scoring module",))
     expected = result_json(state)
     assert expected is not None
+    unknown = sorted(set(claimed) - set(expected))
+    if unknown:
+        raise FormatError(
+            f"$.result.{unknown[0]}", f"unknown field; fields are {', '.join(expected)}"
+        )
     present = {name: expected[name] for name in claimed}
     difference = compare_result(present, claimed, state, ("count", "points"))
     if difference is None:
