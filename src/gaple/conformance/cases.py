@@ -37,15 +37,16 @@ from gaple.state import (
     new_hand,
     parse_move,
 )
-from gaple.tiles import Tile
 
 __all__ = [
     "CASE_FORMAT",
     "LEVELS",
     "LINE_ERRORS",
     "ScenarioError",
+    "Step",
     "build_case",
     "case_levels",
+    "error_level",
     "move_rule",
     "observe",
     "result_json",
@@ -309,8 +310,3 @@ def _step_json(played: _Played) -> dict[str, JSON]:
             "error": {"code": played.error.code, "rule": played.error.rule_id},
         }
     return {"action": action, "expect": observe(played.after)}
-
-
-def tiles(text: str) -> tuple[Tile, ...]:
-    """Tiles from a space-separated list such as ``"0-0 1-2"``."""
-    return tuple(Tile.parse(word) for word in text.split())

@@ -7,14 +7,26 @@ spec expected and what the implementation showed.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
 
 from gaple.conformance.cases import move_rule
-from gaple.rules import Settlement
-from gaple.state import Discard, Ending, Lead, Move, MoveSyntaxError, Pass, Place, State, parse_move
+from gaple.rules import BlockedAction, Settlement
+from gaple.state import (
+    Discard,
+    Ending,
+    Lead,
+    Move,
+    MoveSyntaxError,
+    Pass,
+    Place,
+    State,
+    legal_moves,
+    parse_move,
+)
 from gaple.tiles import Tile
 
 __all__ = [
@@ -61,8 +73,6 @@ class Difference:
 
 
 def _show(value: JSON) -> str:
-    import json  # noqa: PLC0415
-
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -176,14 +186,10 @@ def _legal_rule(state: State, missing: list[str], extra: list[str], shown: set[s
 
 
 def _spec_moves(state: State) -> list[str]:
-    from gaple.state import legal_moves  # noqa: PLC0415
-
     return [str(m) for m in legal_moves(state)]
 
 
 def _discards_allowed(state: State) -> bool:
-    from gaple.rules import BlockedAction  # noqa: PLC0415
-
     return state.rules.blocked_action is BlockedAction.DISCARD
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import importlib
+import importlib.metadata
 import json
 import os
 import queue
@@ -20,6 +21,7 @@ import threading
 from typing import IO, Any, Protocol
 
 from gaple.conformance.cases import observe, result_json
+from gaple.conformance.schemas import PROTOCOL_SCHEMAS, REPLY_TO
 from gaple.deal import InvalidDeal
 from gaple.io import FormatError, deal_from_json, rules_from_json
 from gaple.state import IllegalMove, MoveSyntaxError, State, apply, new_hand, parse_move
@@ -61,8 +63,6 @@ class Validator:
         except ImportError:
             msg = "--validate needs the jsonschema package (pip install jsonschema)"
             raise EngineError(msg) from None
-        from gaple.conformance.schemas import PROTOCOL_SCHEMAS  # noqa: PLC0415
-
         self._validators = {
             name: jsonschema.Draft202012Validator(schema)
             for name, schema in PROTOCOL_SCHEMAS.items()
@@ -79,8 +79,6 @@ class Validator:
 
     def check_reply(self, request: str, reply: JSON) -> None:
         """Check a reply against the schemas of the replies allowed for ``request``."""
-        from gaple.conformance.schemas import REPLY_TO  # noqa: PLC0415
-
         kind = reply.get("type") if isinstance(reply, dict) else None
         names = REPLY_TO[request]
         name = next((n for n in names if n in (kind, f"{kind}-reply")), None)
@@ -249,9 +247,7 @@ class ReferenceEngine:
 
 
 def _version() -> str:
-    import gaple  # noqa: PLC0415
-
-    return gaple.__version__
+    return importlib.metadata.version("gaple")
 
 
 def serve(stdin: IO[str], stdout: IO[str]) -> int:

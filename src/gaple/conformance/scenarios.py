@@ -23,6 +23,7 @@ from gaple.state import (
     Discard,
     End,
     Ending,
+    IllegalMove,
     Lead,
     Move,
     Pass,
@@ -32,6 +33,7 @@ from gaple.state import (
     is_legal,
     legal_moves,
     new_hand,
+    verify,
 )
 from gaple.tiles import Tile, tile_set
 
@@ -445,8 +447,6 @@ def random_case(
 
 
 def _code(state: State, action: Action) -> str:
-    from gaple.state import IllegalMove, verify  # noqa: PLC0415
-
     try:
         verify(state, action.move, action.seat)
     except IllegalMove as error:

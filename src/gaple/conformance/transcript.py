@@ -16,6 +16,7 @@ from attrs import frozen
 
 from gaple.conformance.cases import result_json, scoring_available
 from gaple.conformance.compare import compare_result
+from gaple.conformance.schemas import transcript_schema
 from gaple.deal import InvalidDeal
 from gaple.io import (
     FormatError,
@@ -90,8 +91,6 @@ def schema_problem(data: JSON) -> FormatError | None:
         jsonschema = importlib.import_module("jsonschema")
     except ImportError:
         return None
-    from gaple.conformance.schemas import transcript_schema  # noqa: PLC0415
-
     validator = jsonschema.Draft202012Validator(transcript_schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if not errors:
