@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gaple.cli import main
-from gaple.conformance.cases import LEVELS, ScenarioError, build_case, scoring_available
+from gaple.conformance.cases import LEVELS, ScenarioError, build_case
 from gaple.conformance.scenarios import all_cases
 from gaple.conformance.schemas import SCHEMAS, case_schema
 from gaple.conformance.vectors import VECTORS_DIR, build, check, load_cases
@@ -27,6 +27,7 @@ SPEC = Path(__file__).resolve().parent.parent / "spec"
 NOT_A_VECTOR = {
     "match.target": "a match spans several hands; a vector is one hand (tests/test_match*.py)",
     "match.rounds": "a match spans several hands; a vector is one hand (tests/test_match*.py)",
+    "match.single-hand": "it decides a match, which the protocol does not play (test_match*.py)",
 }
 """Rules no single-hand vector can exercise, with the reason (also in spec/INTERPRETING.md)."""
 
@@ -91,10 +92,7 @@ def test_case_id_is_the_file_name_and_unique(cases: list[dict[str, Any]]) -> Non
 def test_every_rule_id_is_exercised_by_a_case(cases: list[dict[str, Any]]) -> None:
     exercised = set().union(*(case["rule_ids"] for case in cases))
     assert exercised <= set(RULES)
-    scoring = {r for r in RULES if r.split(".")[0] in ("score", "settle", "partner")}
-    if not scoring_available():
-        pytest.skip("gaple.result is not on this branch yet: scoring rules cannot be vectors")
-    assert set(RULES) - exercised - set(NOT_A_VECTOR) == set(), scoring
+    assert set(RULES) - exercised - set(NOT_A_VECTOR) == set()
 
 
 def test_excluded_rules_really_are_not_exercised(cases: list[dict[str, Any]]) -> None:
@@ -123,8 +121,7 @@ def test_every_preset_has_cases_that_play_a_whole_hand(cases: list[dict[str, Any
 
 def test_each_level_is_checked_by_some_case(cases: list[dict[str, Any]]) -> None:
     levels = {level for case in cases for level in case["levels"]}
-    expected = set(LEVELS) if scoring_available() else {"line", "turns"}
-    assert levels == expected
+    assert levels == set(LEVELS)
 
 
 def test_case_rules_object_is_the_preset_with_its_overrides(cases: list[dict[str, Any]]) -> None:
@@ -240,8 +237,6 @@ def test_scoring_examples_give_the_results_the_sources_state(
 ) -> None:
     by_id = {case["id"]: case for case in cases}
     assert set(SOURCE_RESULTS) == {c["id"] for c in cases if c["topic"] == "score"}
-    if not scoring_available():
-        pytest.skip("gaple.result is not on this branch yet")
     for case_id, stated in SOURCE_RESULTS.items():
         result = by_id[case_id]["result"]
         for name, value in stated.items():

@@ -12,7 +12,6 @@ seat to act, legal passes and discards, hand sizes, discard counts, the ending),
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -22,6 +21,7 @@ from attrs import frozen
 from gaple.deal import Deal
 from gaple.io import deal_to_json, rules_to_json
 from gaple.presets import find_preset
+from gaple.result import hand_result
 from gaple.state import (
     Action,
     Discard,
@@ -50,7 +50,6 @@ __all__ = [
     "move_rule",
     "observe",
     "result_json",
-    "scoring_available",
 ]
 
 CASE_FORMAT = 1
@@ -68,19 +67,6 @@ JSON = Any
 
 class ScenarioError(ValueError):
     """A hand-written scenario that the spec does not play the way its author reasoned."""
-
-
-def scoring_available() -> bool:
-    """Whether the spec's scoring module (:mod:`gaple.result`) is present."""
-    try:
-        importlib.import_module("gaple.result")
-    except ImportError:
-        return False
-    return True
-
-
-def _hand_result(state: State) -> Any:
-    return importlib.import_module("gaple.result").hand_result(state)
 
 
 def observe(state: State) -> dict[str, JSON]:
@@ -102,10 +88,10 @@ def observe(state: State) -> dict[str, JSON]:
 
 def result_json(state: State) -> dict[str, JSON] | None:
     """The result of an ended hand in the protocol's ``result`` form; ``None`` while it goes
-    on or when the scoring module is not available."""
-    if state.ending is None or not scoring_available():
+    on."""
+    if state.ending is None:
         return None
-    result = _hand_result(state)
+    result = hand_result(state)
     return {
         "counts": list(result.counts),
         "winner": result.winner,
@@ -215,11 +201,8 @@ def _exercised(start: State, played: Sequence[_Played], result: JSON) -> set[str
 
 
 def _result_rules(state: State) -> set[str]:
-    result = _hand_result(state)
+    result = hand_result(state)
     return {note.rule_id for note in result.notes} | {"score.count", "score.rank"}
-
-
-_SCORING_SECTIONS = ("score", "settle", "partner")
 
 
 def case_levels(case: Mapping[str, JSON]) -> list[str]:
@@ -274,9 +257,6 @@ def build_case(
     result = result_json(final)
     exercised = _exercised(start, played, result)
     missing = sorted(set(rules_note) - exercised)
-    if result is None and final.ending is not None:
-        # Without the scoring module a finished hand has no result to exercise scoring rules.
-        missing = [r for r in missing if r.split(".")[0] not in _SCORING_SECTIONS]
     if missing:
         msg = f"case {case_id} is written for {', '.join(missing)} but does not exercise it"
         raise ScenarioError(msg)

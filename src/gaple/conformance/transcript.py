@@ -14,7 +14,7 @@ from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.cases import result_json, scoring_available
+from gaple.conformance.cases import result_json
 from gaple.conformance.compare import compare_result
 from gaple.conformance.schemas import transcript_schema
 from gaple.deal import InvalidDeal
@@ -190,8 +190,6 @@ def _check_result(
             "$.result",
         )
         return Verdict(actions, ending, divergence)
-    if not scoring_available():
-        return Verdict(actions, ending, None, ("result not checked: no scoring module",))
     expected = result_json(state)
     assert expected is not None
     unknown = sorted(set(claimed) - set(expected))
