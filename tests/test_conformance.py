@@ -299,3 +299,14 @@ def test_an_interrupted_run_keeps_the_cases_it_finished(
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert [r["type"] for r in records] == ["header", "case", "case", "case", "footer"]
     assert records[-1]["interrupted"] is True
+
+
+def test_cli_run_with_an_engine_that_cannot_start_is_one_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no-such-adapter"
+    assert main(["conformance", "run", "--impl", str(missing), "--timeout", "5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "does not answer hello" in err[0]
+    assert "127" in err[0]  # the shell's status for a command not found

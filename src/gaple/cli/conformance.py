@@ -24,7 +24,7 @@ from gaple.conformance.engines import (
     serve,
 )
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
-from gaple.conformance.runner import run_suite
+from gaple.conformance.runner import hello, run_suite
 from gaple.io import rules_to_json
 from gaple.presets import UnknownPreset, find_preset
 
@@ -103,6 +103,21 @@ def _engine_factory(args: argparse.Namespace) -> Callable[[], Engine]:
     return lambda: SubprocessEngine(command, timeout=timeout, validator=validator)
 
 
+def _preflight(make_engine: Callable[[], Engine]) -> None:
+    """Greet the engine once, so a command that cannot start is one error, not one per case."""
+    try:
+        engine = make_engine()
+    except EngineError as error:
+        raise UsageError(str(error)) from None
+    try:
+        hello(engine)
+    except EngineError as error:
+        msg = f"the engine does not answer hello: {error}"
+        raise UsageError(msg) from None
+    finally:
+        engine.close()
+
+
 def _cases(args: argparse.Namespace) -> list[dict[str, Any]]:
     if args.cases is not None:
         from gaple.conformance.vectors import load_cases  # noqa: PLC0415
@@ -133,6 +148,7 @@ def _run(args: argparse.Namespace) -> int:
         msg = f"--max-fail must be at least 1, got {args.max_fail}"
         raise UsageError(msg)
     cases = _cases(args)
+    _preflight(make_engine)
     levels = args.level or list(LEVELS)
     impl = "gaple (reference, in process)" if args.reference else args.impl
     report_stream = None

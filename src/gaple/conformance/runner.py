@@ -21,7 +21,7 @@ from gaple.conformance.engines import Engine, EngineError
 from gaple.io import FormatError, deal_from_json, rules_from_json
 from gaple.state import IllegalMove, State, apply, new_hand, parse_move
 
-__all__ = ["CaseOutcome", "EngineInfo", "run_case", "run_suite"]
+__all__ = ["CaseOutcome", "EngineInfo", "Summary", "hello", "run_case", "run_suite"]
 
 JSON = Any
 
