@@ -143,8 +143,11 @@ class SubprocessEngine:
             stdin.write(json.dumps(message) + "\n")
             stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            self.kill()
-            status = self._process.poll()
+            try:  # it has usually exited already: give it a moment to report its status
+                status = self._process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                status = self._process.returncode
             msg = f"the engine stopped reading (exit status {status}){self._stderr_tail()}"
             raise EngineError(msg) from None
         try:
