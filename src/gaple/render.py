@@ -1,0 +1,299 @@
+"""SVG pictures of tiles, the line and hands, for the rules reference and for reports.
+
+Every function is pure: it takes tiles (or a :class:`~gaple.state.State`) and returns the text
+of a standalone SVG document, the same text for the same input. Each picture carries a
+``<title>`` that says in words what it shows (the line, its open ends, each hand), so the
+picture is readable without sight and its content can be checked as text.
+
+A tile is drawn as two square halves with pips laid out as on a real domino (values up to 9;
+higher values are written as numerals). In the line, tiles lie end to end from left to right
+with the touching halves equal, and a double stands crosswise as it is laid at the table; the
+two open ends are labelled under the line.
+
+>>> from gaple.tiles import Tile
+>>> svg = line_svg([(6, 5), (5, 5)])
+>>> svg.startswith("<svg") and "<title>Line 6-5 5-5; open ends 6 (left) and 5 (right)" in svg
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from gaple.state import State
+from gaple.tiles import Tile
+
+__all__ = ["hand_svg", "line_svg", "state_svg", "table_svg", "tile_svg"]
+
+HALF = 30
+"""Side of one half of a tile, in SVG user units."""
+GAP = 4
+"""Space between neighbouring tiles."""
+LABEL = 18
+"""Height of one line of text."""
+
+_PIP_RADIUS = HALF * 0.09
+_PIP_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((0.5, 0.5),),
+    2: ((0.25, 0.25), (0.75, 0.75)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    7: (
+        (0.25, 0.25),
+        (0.75, 0.25),
+        (0.25, 0.5),
+        (0.5, 0.5),
+        (0.75, 0.5),
+        (0.25, 0.75),
+        (0.75, 0.75),
+    ),
+    8: (
+        (0.25, 0.25),
+        (0.5, 0.25),
+        (0.75, 0.25),
+        (0.25, 0.5),
+        (0.75, 0.5),
+        (0.25, 0.75),
+        (0.5, 0.75),
+        (0.75, 0.75),
+    ),
+    9: tuple((x, y) for y in (0.25, 0.5, 0.75) for x in (0.25, 0.5, 0.75)),
+}
+"""Where the pips of a half sit, as fractions of the half's side (a die's faces for 1-6)."""
+
+_STYLE = (
+    "<style>"
+    ".tile{fill:#fffdf5;stroke:#2b2b2b;stroke-width:1.5}"
+    ".bar{stroke:#2b2b2b;stroke-width:1}"
+    ".pip{fill:#2b2b2b}"
+    ".face-down{fill:#5b6b7a;stroke:#2b2b2b;stroke-width:1.5}"
+    "text{font-family:sans-serif;font-size:13px;fill:#2b2b2b}"
+    ".num{font-size:14px;font-weight:bold;text-anchor:middle;dominant-baseline:central}"
+    ".end{fill:#b3261e;font-weight:bold}"
+    "</style>"
+)
+
+
+def _half(x: float, y: float, value: int) -> str:
+    """One half of a tile with its top-left corner at (x, y)."""
+    if value in _PIP_SPOTS:
+        return "".join(
+            f'<circle class="pip" cx="{x + fx * HALF:g}" cy="{y + fy * HALF:g}" '
+            f'r="{_PIP_RADIUS:g}"/>'
+            for fx, fy in _PIP_SPOTS[value]
+        )
+    return f'<text class="num" x="{x + HALF / 2:g}" y="{y + HALF / 2:g}">{value}</text>'
+
+
+def _tile(x: float, y: float, first: int, second: int, *, upright: bool) -> str:
+    """A tile at (x, y): ``first`` on the left (or top when upright), ``second`` after it."""
+    width, height = (HALF, 2 * HALF) if upright else (2 * HALF, HALF)
+    if upright:
+        bar = f'<line class="bar" x1="{x + 4:g}" y1="{y + HALF:g}" x2="{x + HALF - 4:g}" '
+        bar += f'y2="{y + HALF:g}"/>'
+        halves = _half(x, y, first) + _half(x, y + HALF, second)
+    else:
+        bar = f'<line class="bar" x1="{x + HALF:g}" y1="{y + 4:g}" x2="{x + HALF:g}" '
+        bar += f'y2="{y + HALF - 4:g}"/>'
+        halves = _half(x, y, first) + _half(x + HALF, y, second)
+    return (
+        f'<g class="domino" data-tile="{min(first, second)}-{max(first, second)}">'
+        f'<rect class="tile" x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" rx="4"/>'
+        f"{bar}{halves}</g>"
+    )
+
+
+def _face_down(x: float, y: float) -> str:
+    """A tile lying face down (a discard), upright."""
+    return (
+        f'<rect class="face-down" data-face-down="1" x="{x:g}" y="{y:g}" width="{HALF:g}" '
+        f'height="{2 * HALF:g}" rx="4"/>'
+    )
+
+
+def _text(x: float, y: float, text: str, css: str = "") -> str:
+    attr = f' class="{css}"' if css else ""
+    return f'<text{attr} x="{x:g}" y="{y:g}">{escape(text)}</text>'
+
+
+def _document(width: float, height: float, title: str, body: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {width:g} {height:g}" '
+        f'width="{width:g}" height="{height:g}"><title>{escape(title)}</title>'
+        f"{_STYLE}{body}</svg>"
+    )
+
+
+def tile_svg(tile: Tile) -> str:
+    """One tile lying lengthwise, lower value on the left.
+
+    >>> tile_svg(Tile(3, 6)).count('class="pip"')
+    9
+    """
+    pad = GAP
+    body = _tile(pad, pad, tile.low, tile.high, upright=False)
+    return _document(2 * HALF + 2 * pad, HALF + 2 * pad, f"Tile {tile}", body)
+
+
+def _line_body(line: Sequence[tuple[int, int]], top: float) -> tuple[str, float, float]:
+    """The line laid out from x = GAP at height ``top``: (SVG, width used, height used)."""
+    if not line:
+        text = _text(GAP, top + HALF, "Empty table: the opener leads.")
+        return text, 260, 2 * HALF
+    parts: list[str] = []
+    x = float(GAP)
+    for left, right in line:
+        if left == right:
+            parts.append(_tile(x, top, left, right, upright=True))
+            x += HALF + GAP
+        else:
+            parts.append(_tile(x, top + HALF / 2, left, right, upright=False))
+            x += 2 * HALF + GAP
+    width = x
+    below = top + 2 * HALF + LABEL
+    parts.append(_text(GAP, below, f"◀ left end {line[0][0]}", "end"))
+    right_label = f"right end {line[-1][1]} ▶"
+    parts.append(
+        f'<text class="end" x="{width - GAP:g}" y="{below:g}" text-anchor="end">'
+        f"{escape(right_label)}</text>"
+    )
+    return "".join(parts), max(width, 260), 2 * HALF + LABEL + 6
+
+
+def _line_title(line: Sequence[tuple[int, int]]) -> str:
+    if not line:
+        return "Empty table"
+    shown = " ".join(f"{a}-{b}" for a, b in line)
+    return f"Line {shown}; open ends {line[0][0]} (left) and {line[-1][1]} (right)"
+
+
+def line_svg(line: Sequence[tuple[int, int]]) -> str:
+    """The line as placed, each tile given as (left half, right half) like ``State.line``.
+
+    >>> "open ends 3 (left) and 5 (right)" in line_svg([(3, 6), (6, 5)])
+    True
+    """
+    body, width, height = _line_body(line, GAP)
+    return _document(width + GAP, height + GAP, _line_title(line), body)
+
+
+def _hand_row(
+    x: float, y: float, label: str, tiles: Sequence[Tile], discards: int | Sequence[Tile]
+) -> tuple[str, float]:
+    """One labelled row of upright tiles, then discards face down; returns (SVG, width)."""
+    parts = [_text(x, y + LABEL - 4, label)]
+    cursor = x
+    top = y + LABEL
+    for tile in tiles:
+        parts.append(_tile(cursor, top, tile.low, tile.high, upright=True))
+        cursor += HALF + GAP
+    hidden = discards if isinstance(discards, int) else len(discards)
+    if hidden:
+        cursor += 2 * GAP
+        for _ in range(hidden):
+            parts.append(_face_down(cursor, top))
+            cursor += HALF + GAP
+    return "".join(parts), max(cursor, x + 8 * len(label))
+
+
+_ROW = LABEL + 2 * HALF + 2 * GAP
+
+
+def _describe(label: str, tiles: Sequence[Tile], discards: int | Sequence[Tile]) -> str:
+    held = " ".join(map(str, tiles)) or "no tiles"
+    if isinstance(discards, int):
+        down = f"; {discards} discarded face down" if discards else ""
+    else:
+        down = f"; discarded {' '.join(map(str, discards))}" if discards else ""
+    return f"{label}: {held}{down}"
+
+
+def hand_svg(label: str, tiles: Sequence[Tile], discards: int | Sequence[Tile] = 0) -> str:
+    """One hand: a label, the tiles upright, then its discards face down.
+
+    ``discards`` is either the discarded tiles (to describe them in the title) or how many
+    there are; the picture shows them face down either way, as they lie at the table.
+
+    >>> svg = hand_svg("A", [Tile(1, 1), Tile(1, 3)])
+    >>> svg.count('class="domino"'), "<title>A: 1-1 1-3</title>" in svg
+    (2, True)
+    """
+    body, width = _hand_row(GAP, GAP, label, tiles, discards)
+    return _document(width + GAP, _ROW + GAP, _describe(label, tiles, discards), body)
+
+
+def _table(
+    line: Sequence[tuple[int, int]] | None,
+    hands: Sequence[tuple[str, Sequence[Tile]]],
+    discards: Sequence[int | Sequence[Tile]],
+) -> str:
+    """The line (``None``: leave it out) above one labelled row per hand."""
+    marks = list(discards) or [0] * len(hands)
+    if len(marks) != len(hands):
+        msg = f"{len(hands)} hands but {len(marks)} discard entries"
+        raise ValueError(msg)
+    parts: list[str] = []
+    titles: list[str] = []
+    width = 260.0
+    y = float(GAP)
+    if line is not None:
+        body, used_width, used_height = _line_body(line, y)
+        parts.append(body)
+        titles.append(_line_title(line))
+        width = max(width, used_width)
+        y += used_height + GAP
+    for (label, tiles), down in zip(hands, marks, strict=True):
+        body, used_width = _hand_row(GAP, y, label, tiles, down)
+        parts.append(body)
+        titles.append(_describe(label, tiles, down))
+        width = max(width, used_width)
+        y += _ROW
+    return _document(width + GAP, y + GAP, ". ".join(titles) or "Nothing", "".join(parts))
+
+
+def table_svg(
+    line: Sequence[tuple[int, int]],
+    hands: Sequence[tuple[str, Sequence[Tile]]],
+    discards: Sequence[int | Sequence[Tile]] = (),
+) -> str:
+    """The line above, then one labelled row per hand (with its discards, if given).
+
+    ``hands`` pairs a label (``"Seat 0"``, ``"A (count 6)"``) with the tiles held; ``discards``,
+    when given, has one entry per hand as in :func:`hand_svg`. An empty ``line`` leaves the
+    line out, which suits counting examples where only the hands matter.
+
+    >>> svg = table_svg([(6, 5)], [("A", [Tile(6, 3)]), ("B", [Tile(1, 4)])])
+    >>> svg.count('class="domino"')
+    3
+
+    Raises:
+        ValueError: ``discards`` is given but does not have one entry per hand.
+    """
+    return _table(line or None, hands, discards)
+
+
+def state_svg(state: State, labels: Sequence[str] = ()) -> str:
+    """A moment of a hand: the line with its ends, then every seat's hand and discards.
+
+    The seat to act is marked with an arrow; once the hand is over, the seat that went out
+    is marked. ``labels`` replaces the default ``Seat 0``, ``Seat 1``... names.
+
+    Raises:
+        ValueError: ``labels`` is given but does not name every seat.
+    """
+    names = list(labels) or [f"Seat {seat}" for seat in range(state.rules.players)]
+    if len(names) != state.rules.players:
+        msg = f"{state.rules.players} seats but {len(names)} labels"
+        raise ValueError(msg)
+    rows: list[tuple[str, Sequence[Tile]]] = []
+    for seat, name in enumerate(names):
+        mark = " ◀ to act" if seat == state.to_act else ""
+        if seat == state.out_seat:
+            mark = " (went out)"
+        rows.append((f"{name}{mark}", state.hand(seat)))
+    downs = [state.discards(seat) for seat in range(state.rules.players)]
+    return _table(state.line, rows, downs)

@@ -1,0 +1,150 @@
+"""The SVG pictures of gaple.render: what they show must match the tiles they are given.
+
+Expected values are worked out by hand next to each test: a tile shows as many pips as its
+value, the line's left end is the first tile's left half, a double stands crosswise, and every
+tile of a dealt hand appears once, face up in a hand or the line, or face down as a discard.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gaple.deal import shuffle_deal
+from gaple.presets import ruleset
+from gaple.render import HALF, hand_svg, line_svg, state_svg, table_svg, tile_svg
+from gaple.simulate import random_hand
+from gaple.state import new_hand
+from gaple.tiles import Tile
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def _title(svg: str) -> str:
+    title = _parse(svg).find(f"{SVG}title")
+    assert title is not None
+    return title.text or ""
+
+
+def _dominoes(svg: str) -> list[ET.Element]:
+    return [g for g in _parse(svg).iter(f"{SVG}g") if g.get("class") == "domino"]
+
+
+@given(st.integers(0, 9), st.integers(0, 9))
+def test_a_tile_shows_as_many_pips_as_its_value(a: int, b: int) -> None:
+    # Halves up to 9 are drawn as pips, one circle per pip: 3-6 shows 9 circles, 0-0 none.
+    svg = tile_svg(Tile(a, b))
+    pips = [c for c in _parse(svg).iter(f"{SVG}circle") if c.get("class") == "pip"]
+    assert len(pips) == a + b
+    assert _title(svg) == f"Tile {min(a, b)}-{max(a, b)}"
+
+
+def test_halves_above_nine_are_written_as_numerals() -> None:
+    svg = tile_svg(Tile(10, 12))
+    numerals = [t.text for t in _parse(svg).iter(f"{SVG}text") if t.get("class") == "num"]
+    assert numerals == ["10", "12"]
+    assert 'class="pip"' not in svg
+
+
+def test_the_line_names_its_open_ends() -> None:
+    # Line 6-5 5-5 (the domino4d position of E002-1): left end is 6, right end is 5.
+    svg = line_svg([(6, 5), (5, 5)])
+    assert _title(svg) == "Line 6-5 5-5; open ends 6 (left) and 5 (right)"
+    labels = [t.text for t in _parse(svg).iter(f"{SVG}text") if t.get("class") == "end"]
+    assert labels == ["◀ left end 6", "right end 5 ▶"]
+
+
+def test_a_double_stands_crosswise_in_the_line() -> None:
+    # 6-5 and 5-2 lie lengthwise (2 halves wide, 1 high); the double 5-5 stands across.
+    svg = line_svg([(6, 5), (5, 5), (5, 2)])
+    sizes = [
+        (float(rect.get("width", "0")), float(rect.get("height", "0")))
+        for g in _dominoes(svg)
+        for rect in g.iter(f"{SVG}rect")
+    ]
+    assert sizes == [(2 * HALF, HALF), (HALF, 2 * HALF), (2 * HALF, HALF)]
+    assert [g.get("data-tile") for g in _dominoes(svg)] == ["5-6", "5-5", "2-5"]
+
+
+def test_an_empty_line_says_the_table_is_empty() -> None:
+    assert _title(line_svg([])) == "Empty table"
+
+
+def test_a_hand_shows_its_discards_face_down() -> None:
+    # Discards lie face down: drawn as blank tiles, named only in the title.
+    svg = hand_svg("A", [Tile(1, 1)], [Tile(4, 4), Tile(0, 3)])
+    face_down = [r for r in _parse(svg).iter(f"{SVG}rect") if r.get("data-face-down") == "1"]
+    assert len(face_down) == 2
+    assert len(_dominoes(svg)) == 1
+    assert _title(svg) == "A: 1-1; discarded 4-4 0-3"
+    assert _title(hand_svg("B", [], 2)) == "B: no tiles; 2 discarded face down"
+
+
+def test_labels_are_escaped() -> None:
+    svg = hand_svg("<A & B>", [Tile(0, 1)])
+    assert _title(svg) == "<A & B>: 0-1"
+    assert "&lt;A &amp; B&gt;" in svg
+
+
+def test_a_table_without_a_line_shows_only_the_hands() -> None:
+    # The counting examples: pagat's example 1 hands, no line.
+    svg = table_svg([], [("A", [Tile(1, 1), Tile(1, 3)]), ("D", [Tile(2, 3)])])
+    assert _title(svg) == "A: 1-1 1-3. D: 2-3"
+    assert len(_dominoes(svg)) == 3
+    assert "open ends" not in svg
+
+
+def test_a_table_needs_one_discard_entry_per_hand() -> None:
+    with pytest.raises(ValueError, match="2 hands but 1 discard entries"):
+        table_svg([(1, 2)], [("A", []), ("B", [])], [0])
+
+
+def test_a_new_hand_shows_every_tile_and_the_seat_to_act() -> None:
+    # pagat-4x7, seed 7: seat 3 holds 0-0 and must lead it (the opening page's example), the
+    # table is empty and all 28 tiles are in the four hands.
+    rules = ruleset("pagat-4x7")
+    state = new_hand(rules, shuffle_deal(rules, seed=7))
+    svg = state_svg(state)
+    title = _title(svg)
+    assert title.startswith("Empty table. Seat 0: ")
+    assert re.search(r"Seat 3 ◀ to act: 0-0 ", title)
+    assert len(_dominoes(svg)) == 28
+
+
+def test_state_labels_must_name_every_seat() -> None:
+    rules = ruleset("pagat-4x7")
+    state = new_hand(rules, shuffle_deal(rules, seed=7))
+    with pytest.raises(ValueError, match="4 seats but 2 labels"):
+        state_svg(state, ["N", "E"])
+    assert "North ◀ to act" in _title(state_svg(state, ["N", "E", "S", "North"]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["pagat-4x7", "domino4d", "pagat-4x6"]))
+def test_a_finished_hand_shows_each_dealt_tile_once(seed: int, name: str) -> None:
+    # Conservation in the picture: the line, the hands and the discards hold every dealt tile
+    # (28 minus the face-down undealt ones, which are not drawn), each exactly once.
+    rules = ruleset(name)
+    state = random_hand(rules, seed)
+    svg = state_svg(state)
+    face_up = [g.get("data-tile") for g in _dominoes(svg)]
+    face_down = [r for r in _parse(svg).iter(f"{SVG}rect") if r.get("data-face-down") == "1"]
+    assert len(face_up) == len(set(face_up))
+    assert len(face_up) + len(face_down) == 28 - len(state.set_aside)
+    if state.out_seat is not None:
+        assert f"Seat {state.out_seat} (went out)" in _title(svg)
+
+
+def test_pictures_are_pure() -> None:
+    line = [(0, 0), (0, 3)]
+    assert line_svg(line) == line_svg(list(line))
