@@ -1,0 +1,508 @@
+"""Sphinx extension that renders the rules reference from the package itself.
+
+Nothing the package already states is retyped in the docs: rules come from
+:data:`gaple.registry.RULES`, sources from :data:`gaple.sources.SOURCES`, options from
+:func:`gaple.rules.option_info` and variants from :data:`gaple.presets.PRESETS`. Hand-written
+pages place and explain them; if the code changes, the pages change with it, and if a rule,
+source, option or preset is left undocumented the build warns (and ``-W`` fails it).
+
+Directives
+    ``.. rule:: ID``             one rule, anchored at ``#rule-<id with dots as hyphens>``, on
+                                 the page named after its section (``rules/turn``)
+    ``.. rule-index::``          every rule ID with its address
+    ``.. all-sources::``         every source, anchored at ``#source-<key>``
+    ``.. all-options::``         every option, anchored at ``#option-<name>``
+    ``.. preset:: NAME``         one variant, anchored at ``#preset-<name>``
+    ``.. preset-matrix::``       the variants side by side, one column per preset
+    ``.. worked-example:: ID``   a picture and a doctest, run against the package
+    ``.. diagram::``             a picture from Python code using :mod:`gaple.render`
+    ``.. error-codes::``         the table of :data:`gaple.state.ERROR_CODES`
+
+Roles: ``:rule:``, ``:source:``, ``:opt:``, ``:preset:``, ``:example:``.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import enum
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from gaple.presets import PRESETS, Preset
+from gaple.registry import RULES, Rule
+from gaple.rules import Ruleset, option_info
+from gaple.sources import SOURCES
+from gaple.state import ERROR_CODES
+
+logger = logging.getLogger(__name__)
+
+_OPTIONS = {info.name: info for info in option_info()}
+_DEFAULTS = Ruleset()
+
+
+def rule_anchor(rule_id: str) -> str:
+    """The HTML anchor of a rule: ``play.match-end`` -> ``rule-play-match-end``."""
+    return "rule-" + rule_id.replace(".", "-").lower()
+
+
+def rule_page(rule_id: str) -> str:
+    """The page of a rule, from its section: ``Turn`` -> ``rules/turn``."""
+    return "rules/" + RULES[rule_id].section.lower().replace(" ", "-")
+
+
+def rule_url(rule_id: str) -> str:
+    """Where a rule lives, relative to the docs root: ``rules/turn.html#rule-play-match-end``."""
+    return f"{rule_page(rule_id)}.html#{rule_anchor(rule_id)}"
+
+
+def _anchor(kind: str, name: str) -> str:
+    return f"{kind}-" + name.replace("_", "-").replace(".", "-").lower()
+
+
+def _value(value: Any) -> str:
+    """An option value as it is written in JSON and in ``--set`` overrides."""
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, frozenset):
+        return " ".join(str(t) for t in sorted(value)) or "none"
+    return str(value)
+
+
+def _sources(keys: tuple[str, ...]) -> str:
+    return ", ".join(f":source:`{key}`" for key in keys)
+
+
+def _indent(text: str, by: str = "   ") -> str:
+    return "\n".join(by + line if line else "" for line in text.splitlines())
+
+
+class _RenderDirective(SphinxDirective):
+    """A directive that renders generated reStructuredText and registers anchors."""
+
+    def _register(self, kind: str, name: str, anchor: str) -> None:
+        std = self.env.domains.standard_domain
+        std.note_object(kind, name, anchor, location=self.get_location())
+
+    def _box(self, anchor: str, heading: list[nodes.Node], body: str, css: str) -> nodes.Node:
+        box = nodes.container(classes=[css], ids=[anchor])
+        title = nodes.paragraph(classes=[f"{css}-title"])
+        title.extend(heading)
+        title += nodes.reference("", "¶", refid=anchor, classes=["headerlink"])
+        box += title
+        box.extend(self.parse_text_to_nodes(body))
+        return box
+
+
+def _rule_body(rule: Rule) -> str:
+    changed_by = [info.name for info in option_info() if rule.id in info.rule_ids]
+    codes = [code for code, (ids, _) in ERROR_CODES.items() if rule.id in ids]
+    facts = [f"*Sources:* {_sources(rule.sources)}."]
+    if changed_by:
+        facts.append("*Options:* " + ", ".join(f":opt:`{name}`" for name in changed_by) + ".")
+    if codes:
+        facts.append("*Error codes:* " + ", ".join(f"``{code}``" for code in codes) + ".")
+    return f"{rule.statement}\n\n" + " ".join(facts) + "\n"
+
+
+class RuleDirective(_RenderDirective):
+    """``.. rule:: play.match-end``: the rule's statement, sources, options and error codes."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        rule_id = self.arguments[0]
+        if rule_id not in RULES:
+            raise self.error(f"unknown rule ID {rule_id!r}; see gaple.registry.RULES")
+        rule = RULES[rule_id]
+        if self.env.docname != rule_page(rule_id):
+            raise self.error(
+                f"rule {rule_id} belongs to section {rule.section!r}, so on page "
+                f"{rule_page(rule_id)}, not {self.env.docname}"
+            )
+        anchor = rule_anchor(rule_id)
+        self._register("rule", rule_id, anchor)
+        heading: list[nodes.Node] = [
+            nodes.strong("", "Rule "),
+            nodes.literal(rule_id, rule_id),
+            nodes.Text(f" ({rule.section})"),
+        ]
+        return [self._box(anchor, heading, _rule_body(rule), "gaple-rule")]
+
+
+class RuleIndexDirective(SphinxDirective):
+    """``.. rule-index::``: every rule ID with its section and address, in registry order."""
+
+    def run(self) -> list[nodes.Node]:
+        lines = [".. list-table::", "   :header-rows: 1", "   :widths: 25 20 55", ""]
+        lines += ["   * - Rule ID", "     - Section", "     - Address in these docs"]
+        for rule in RULES.values():
+            lines.append(f"   * - :rule:`{rule.id}`")
+            lines.append(f"     - {rule.section}")
+            lines.append(f"     - ``{rule_url(rule.id)}``")
+        return self.parse_text_to_nodes("\n".join(lines))
+
+
+class AllSourcesDirective(_RenderDirective):
+    """``.. all-sources::``: every source with what it is and which rules cite it."""
+
+    def run(self) -> list[nodes.Node]:
+        result: list[nodes.Node] = []
+        for source in SOURCES.values():
+            anchor = _anchor("source", source.key)
+            self._register("source", source.key, anchor)
+            citing = [rule.id for rule in RULES.values() if source.key in rule.sources]
+            facts = [f"*Language:* {source.language}."]
+            facts.append(
+                f"*Stored copy:* ``seeds/{source.seed}``."
+                if source.seed
+                else "*Stored copy:* none."
+            )
+            if source.url:
+                facts.append(f"*Original:* {source.url}")
+            body = f"{source.title}.\n\n{source.note}\n\n" + " ".join(facts) + "\n\n"
+            if citing:
+                body += "*Cited by the rules:* " + ", ".join(f":rule:`{r}`" for r in citing) + "."
+            else:
+                body += "*Cited by no rule* (only by options and presets)."
+            heading: list[nodes.Node] = [nodes.literal(source.key, source.key)]
+            result.append(self._box(anchor, heading, body, "gaple-source"))
+        return result
+
+
+def _presets_with(name: str) -> dict[str, list[str]]:
+    """Each value of option ``name`` across the presets, with the presets that use it."""
+    values: dict[str, list[str]] = {}
+    for preset in PRESETS.values():
+        values.setdefault(_value(getattr(preset.rules, name)), []).append(preset.name)
+    return values
+
+
+class AllOptionsDirective(_RenderDirective):
+    """``.. all-options::``: every option, its default, rules, sources and preset values."""
+
+    def run(self) -> list[nodes.Node]:
+        result: list[nodes.Node] = []
+        fields = {a.name: a for a in Ruleset.__attrs_attrs__}
+        for info in option_info():
+            anchor = _anchor("option", info.name)
+            self._register("gaple-option", info.name, anchor)
+            kind = fields[info.name].type
+            choices = ""
+            default = getattr(_DEFAULTS, info.name)
+            if isinstance(default, enum.Enum):
+                choices = " *Choices:* " + ", ".join(
+                    f"``{member.value}``" for member in type(default)
+                )
+                choices += "."
+            uses = "; ".join(
+                f"``{value}`` in " + ", ".join(f":preset:`{p}`" for p in presets)
+                for value, presets in _presets_with(info.name).items()
+            )
+            body = (
+                f"{info.doc}\n\n*Type:* ``{kind}``. *Default:* ``{_value(default)}``.{choices} "
+                f"*Rules:* {', '.join(f':rule:`{r}`' for r in info.rule_ids)}. "
+                f"*Sources:* {_sources(info.sources)}.\n\n*Presets:* {uses}.\n"
+            )
+            heading: list[nodes.Node] = [nodes.literal(info.name, info.name)]
+            result.append(self._box(anchor, heading, body, "gaple-option"))
+        return result
+
+
+def _preset_rst(preset: Preset) -> str:
+    others = [p for p in PRESETS.values() if p.name != preset.name]
+    rows = []
+    for name, info in _OPTIONS.items():
+        value = _value(getattr(preset.rules, name))
+        citation = preset.citation(name)
+        if citation is None:
+            where = f"default; option's sources {_sources(info.sources)}"
+        else:
+            note = f" ({citation.note})" if citation.note else ""
+            where = _sources(citation.sources) + note
+        differ = [
+            f":preset:`{p.name}` ``{_value(getattr(p.rules, name))}``"
+            for p in others
+            if _value(getattr(p.rules, name)) != value
+        ]
+        rows.append((f":opt:`{name}`", f"``{value}``", where, ", ".join(differ) or "same in all"))
+    table = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 20 12 40 28",
+        "   :class: gaple-preset-table",
+        "",
+        "   * - Option",
+        "     - Value",
+        "     - Source of the value",
+        "     - Other presets that differ",
+    ]
+    for row in rows:
+        table.append(f"   * - {row[0]}")
+        table.extend(f"     - {cell}" for cell in row[1:])
+    diffs = []
+    for other in others:
+        changed = [
+            f":opt:`{name}` ``{_value(getattr(other.rules, name))}``"
+            for name in _OPTIONS
+            if getattr(other.rules, name) != getattr(preset.rules, name)
+        ]
+        diffs.append(f"* :preset:`{other.name}` sets " + ", ".join(changed) + ".")
+    aliases = ", ".join(f"``{a}``" for a in preset.aliases) or "none"
+    return "\n".join(
+        [
+            f"{preset.title}",
+            "",
+            f"*Name:* ``{preset.name}``. *Aliases:* {aliases}. Build it with "
+            f'``gaple.ruleset("{preset.name}")``; a cell reads the value as written in JSON and '
+            "in overrides.",
+            "",
+            *table,
+            "",
+            f"**Against the other presets.** Starting from ``{preset.name}``, each other preset "
+            "changes these options:",
+            "",
+            *diffs,
+            "",
+        ]
+    )
+
+
+class PresetDirective(_RenderDirective):
+    """``.. preset:: pagat-4x7``: one variant's options, their sources and the differences."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        name = self.arguments[0]
+        if name not in PRESETS:
+            raise self.error(f"unknown preset {name!r}; see gaple.presets.PRESETS")
+        anchor = _anchor("preset", name)
+        self._register("preset", name, anchor)
+        box = nodes.container(classes=["gaple-preset"], ids=[anchor])
+        box.extend(self.parse_text_to_nodes(_preset_rst(PRESETS[name])))
+        return [box]
+
+
+class PresetMatrixDirective(SphinxDirective):
+    """``.. preset-matrix::``: every option (rows) in every preset (columns)."""
+
+    def run(self) -> list[nodes.Node]:
+        lines = [".. list-table::", "   :header-rows: 1", "   :class: gaple-matrix", ""]
+        lines.append("   * - Option")
+        lines.extend(f"     - :preset:`{name}`" for name in PRESETS)
+        for name in _OPTIONS:
+            lines.append(f"   * - :opt:`{name}`")
+            lines.extend(f"     - ``{_value(getattr(p.rules, name))}``" for p in PRESETS.values())
+        return self.parse_text_to_nodes("\n".join(lines))
+
+
+class ErrorCodesDirective(SphinxDirective):
+    """``.. error-codes::``: each error code, the rules it names and its meaning."""
+
+    def run(self) -> list[nodes.Node]:
+        lines = [".. list-table::", "   :header-rows: 1", ""]
+        lines += ["   * - Code", "     - Rules", "     - Meaning"]
+        for code, (ids, meaning) in ERROR_CODES.items():
+            lines.append(f"   * - ``{code}``")
+            lines.append("     - " + ", ".join(f":rule:`{r}`" for r in ids))
+            lines.append(f"     - {meaning}")
+        return self.parse_text_to_nodes("\n".join(lines))
+
+
+_NAMESPACE_KEY = "gaple_docs_namespace"
+
+
+def _namespace(directive: SphinxDirective) -> dict[str, Any]:
+    """The page's Python namespace, after running every doctest above ``directive``.
+
+    The doctests, worked examples and diagrams of a page share it, in page order, so a
+    picture can show the state that the doctest above it built.
+    """
+    namespace: dict[str, Any] = directive.env.temp_data.setdefault(_NAMESPACE_KEY, {})
+    for node in directive.state.document.findall(nodes.literal_block):
+        if node.get("testnodetype") == "doctest" and not node.get("gaple_ran"):
+            _run_doctest(node.astext(), namespace)
+            node["gaple_ran"] = True
+    return namespace
+
+
+def _evaluate(code: str, namespace: dict[str, Any]) -> Any:
+    """Run ``code`` and return the value of its last line when that is an expression."""
+    tree = ast.parse(code)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, "<diagram>", "exec"), namespace)
+    if last is None:
+        return None
+    return eval(compile(ast.Expression(last.value), "<diagram>", "eval"), namespace)
+
+
+def _svg_node(svg: Any, caption: str | None) -> nodes.Node:
+    if not isinstance(svg, str) or not svg.startswith("<svg"):
+        msg = f"a diagram must evaluate to SVG text from gaple.render, got {type(svg).__name__}"
+        raise ValueError(msg)
+    figure = nodes.container(classes=["gaple-diagram"])
+    figure += nodes.raw("", svg, format="html")
+    if caption:
+        figure += nodes.paragraph(caption, caption, classes=["gaple-caption"])
+    return figure
+
+
+class DiagramDirective(SphinxDirective):
+    """``.. diagram::`` with Python code whose last line is SVG text from :mod:`gaple.render`.
+
+    The code runs in the page's namespace, after the worked examples above it, so a picture
+    can show a state an example built.
+    """
+
+    has_content = True
+    option_spec: ClassVar[dict[str, Callable[[str], Any]]] = {
+        "caption": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            svg = _evaluate("\n".join(self.content), _namespace(self))
+            return [_svg_node(svg, self.options.get("caption"))]
+        except Exception as error:
+            raise self.error(f"diagram failed: {type(error).__name__}: {error}") from None
+
+
+def _run_doctest(text: str, namespace: dict[str, Any]) -> None:
+    """Run the examples of a doctest, for the picture; the doctest builder checks the output."""
+    for example in doctest.DocTestParser().get_examples(text):
+        try:
+            exec(compile(example.source, "<example>", "single"), namespace)
+        except Exception:
+            if example.exc_msg is None:
+                raise
+
+
+class WorkedExampleDirective(_RenderDirective):
+    """``.. worked-example:: E002-1``: a sourced example, its picture and its doctest.
+
+    The content is a doctest. It is shown as written and run by ``sphinx-build -b doctest``
+    (against the installed package); the HTML build also runs it, silently, so that the
+    ``:picture:`` expression can draw the state it built.
+    """
+
+    required_arguments = 1
+    has_content = True
+    option_spec: ClassVar[dict[str, Callable[[str], Any]]] = {
+        "source": directives.unchanged_required,
+        "rules": directives.unchanged,
+        "picture": directives.unchanged,
+        "caption": directives.unchanged,
+        "title": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        example_id = self.arguments[0]
+        keys = tuple(self.options["source"].replace(",", " ").split())
+        unknown = [key for key in keys if key not in SOURCES]
+        if unknown:
+            raise self.error(f"unknown source key(s) {', '.join(unknown)}")
+        rule_ids = self.options.get("rules", "").replace(",", " ").split()
+        text = "\n".join(self.content)
+        try:
+            namespace = _namespace(self)
+            _run_doctest(text, namespace)
+            picture = self.options.get("picture")
+            svg = _evaluate(picture, namespace) if picture else None
+        except Exception as error:
+            msg = f"example {example_id} failed: {type(error).__name__}: {error}"
+            raise self.error(msg) from None
+        anchor = _anchor("example", example_id)
+        self._register("example", example_id, anchor)
+        facts = f"*Source:* {_sources(keys)}."
+        if rule_ids:
+            facts += " *Rules:* " + ", ".join(f":rule:`{r}`" for r in rule_ids) + "."
+        title = self.options.get("title", "")
+        heading: list[nodes.Node] = [
+            nodes.strong("", "Example "),
+            nodes.literal(example_id, example_id),
+        ]
+        if title:
+            heading.append(nodes.Text(f": {title}"))
+        box = self._box(anchor, heading, facts + "\n", "gaple-example")
+        if svg is not None:
+            box += _svg_node(svg, self.options.get("caption"))
+        # The node the doctest extension's own directive makes, so the doctest builder runs it.
+        block = nodes.literal_block(text, text, testnodetype="doctest", groups=["default"])
+        block["language"] = "pycon"
+        block["options"] = {}
+        block["gaple_ran"] = True
+        box += block
+        return [box]
+
+
+def _check_complete(_app: Sphinx, env: BuildEnvironment) -> None:
+    """Warn about any rule, source, option or preset that no page documents."""
+    objects = env.domains.standard_domain.objects
+    expected = {
+        "rule": RULES,
+        "source": SOURCES,
+        "gaple-option": _OPTIONS,
+        "preset": PRESETS,
+    }
+    for kind, names in expected.items():
+        missing = [name for name in names if (kind, name) not in objects]
+        if missing:
+            logger.warning(
+                "%s(s) not documented on any page: %s", kind, ", ".join(missing), type="gaple"
+            )
+
+
+def _write_preset_pages(app: Sphinx) -> None:
+    """One stub page per preset in ``variants/``, rewritten only when its text changes."""
+    folder = Path(app.srcdir) / "variants"
+    folder.mkdir(exist_ok=True)
+    wanted = set()
+    for preset in PRESETS.values():
+        page = folder / f"{preset.name}.rst"
+        wanted.add(page.name)
+        title = f"``{preset.name}``"
+        text = (
+            f".. This page is generated from gaple.presets.PRESETS by docs/_ext/gaple_docs.py.\n\n"
+            f"{title}\n{'=' * len(title)}\n\n.. preset:: {preset.name}\n"
+        )
+        if not page.exists() or page.read_text(encoding="utf-8") != text:
+            page.write_text(text, encoding="utf-8")
+    for stale in folder.glob("*.rst"):
+        if stale.name != "index.rst" and stale.name not in wanted:
+            stale.unlink()
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    for kind, role in (
+        ("rule", "rule"),
+        ("source", "source"),
+        ("gaple-option", "opt"),
+        ("preset", "preset"),
+        ("example", "example"),
+    ):
+        app.add_object_type(kind, role, indextemplate=f"pair: %s; {kind.removeprefix('gaple-')}")
+    app.add_directive_to_domain("std", "rule", RuleDirective, override=True)
+    app.add_directive_to_domain("std", "preset", PresetDirective, override=True)
+    app.add_directive("rule-index", RuleIndexDirective)
+    app.add_directive("all-sources", AllSourcesDirective)
+    app.add_directive("all-options", AllOptionsDirective)
+    app.add_directive("preset-matrix", PresetMatrixDirective)
+    app.add_directive("error-codes", ErrorCodesDirective)
+    app.add_directive("diagram", DiagramDirective)
+    app.add_directive("worked-example", WorkedExampleDirective)
+    app.connect("builder-inited", _write_preset_pages)
+    app.connect("env-check-consistency", _check_complete)
+    return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}
