@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/gaple play --variant pagat-4x7 --seed 1
 	$(BIN)/gaple conformance run --impl '$(BIN)/python examples/engine/adapter.py'
 
-test: lint typecheck pytest
+test: lint typecheck pytest docs
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -29,6 +29,11 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest -q
+
+# The rules reference: nitpicky, warnings as errors, then every example in it run as a doctest.
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs docs/_build/html
+	$(BIN)/sphinx-build -W --keep-going -n -q -b doctest docs docs/_build/doctest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/hands_per_second.py

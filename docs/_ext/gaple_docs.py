@@ -24,7 +24,9 @@ Roles: ``:rule:``, ``:source:``, ``:opt:``, ``:preset:``, ``:example:``.
 from __future__ import annotations
 
 import ast
+import contextlib
 import doctest
+import io
 import enum
 from collections.abc import Callable
 from pathlib import Path
@@ -384,7 +386,9 @@ def _run_doctest(text: str, namespace: dict[str, Any]) -> None:
     """Run the examples of a doctest, for the picture; the doctest builder checks the output."""
     for example in doctest.DocTestParser().get_examples(text):
         try:
-            exec(compile(example.source, "<example>", "single"), namespace)
+            # "single" mode echoes values, as the doctest would; keep them off the console.
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(example.source, "<example>", "single"), namespace)
         except Exception:
             if example.exc_msg is None:
                 raise

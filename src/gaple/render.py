@@ -26,12 +26,13 @@ from gaple.tiles import Tile
 
 __all__ = ["hand_svg", "line_svg", "state_svg", "table_svg", "tile_svg"]
 
-HALF = 30
+HALF = 34
 """Side of one half of a tile, in SVG user units."""
 GAP = 4
 """Space between neighbouring tiles."""
 LABEL = 18
 """Height of one line of text."""
+_MIN_WIDTH = 260.0
 
 _PIP_RADIUS = HALF * 0.09
 _PIP_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -143,7 +144,7 @@ def _line_body(line: Sequence[tuple[int, int]], top: float) -> tuple[str, float,
     """The line laid out from x = GAP at height ``top``: (SVG, width used, height used)."""
     if not line:
         text = _text(GAP, top + HALF, "Empty table: the opener leads.")
-        return text, 260, 2 * HALF
+        return text, _MIN_WIDTH, 2 * HALF
     parts: list[str] = []
     x = float(GAP)
     for left, right in line:
@@ -153,7 +154,8 @@ def _line_body(line: Sequence[tuple[int, int]], top: float) -> tuple[str, float,
         else:
             parts.append(_tile(x, top + HALF / 2, left, right, upright=False))
             x += 2 * HALF + GAP
-    width = x
+    # A short line still leaves room for both end labels side by side.
+    width = max(x, _MIN_WIDTH)
     below = top + 2 * HALF + LABEL
     parts.append(_text(GAP, below, f"◀ left end {line[0][0]}", "end"))
     right_label = f"right end {line[-1][1]} ▶"
@@ -161,7 +163,7 @@ def _line_body(line: Sequence[tuple[int, int]], top: float) -> tuple[str, float,
         f'<text class="end" x="{width - GAP:g}" y="{below:g}" text-anchor="end">'
         f"{escape(right_label)}</text>"
     )
-    return "".join(parts), max(width, 260), 2 * HALF + LABEL + 6
+    return "".join(parts), width, 2 * HALF + LABEL + 6
 
 
 def _line_title(line: Sequence[tuple[int, int]]) -> str:
@@ -238,7 +240,7 @@ def _table(
         raise ValueError(msg)
     parts: list[str] = []
     titles: list[str] = []
-    width = 260.0
+    width = _MIN_WIDTH
     y = float(GAP)
     if line is not None:
         body, used_width, used_height = _line_body(line, y)
