@@ -148,3 +148,10 @@ def test_a_finished_hand_shows_each_dealt_tile_once(seed: int, name: str) -> Non
 def test_pictures_are_pure() -> None:
     line = [(0, 0), (0, 3)]
     assert line_svg(line) == line_svg(list(line))
+
+
+def test_a_table_can_name_the_ends_of_a_line_it_does_not_draw() -> None:
+    # A finished position keeps only the two open ends (here 0 and 0, pagat's first example).
+    svg = table_svg([], [("A", [Tile(1, 1)])], ends=(0, 0))
+    assert _title(svg) == "Open ends 0 (left) and 0 (right). A: 1-1"
+    assert len(_dominoes(svg)) == 1

@@ -26,8 +26,8 @@ from __future__ import annotations
 import ast
 import contextlib
 import doctest
-import io
 import enum
+import io
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar

@@ -232,8 +232,9 @@ def _table(
     line: Sequence[tuple[int, int]] | None,
     hands: Sequence[tuple[str, Sequence[Tile]]],
     discards: Sequence[int | Sequence[Tile]],
+    ends: tuple[int, int] | None = None,
 ) -> str:
-    """The line (``None``: leave it out) above one labelled row per hand."""
+    """The line (``None``: leave it out, or name only its ``ends``) above one row per hand."""
     marks = list(discards) or [0] * len(hands)
     if len(marks) != len(hands):
         msg = f"{len(hands)} hands but {len(marks)} discard entries"
@@ -248,6 +249,11 @@ def _table(
         titles.append(_line_title(line))
         width = max(width, used_width)
         y += used_height + GAP
+    elif ends is not None:
+        note = f"Open ends {ends[0]} (left) and {ends[1]} (right)"
+        parts.append(_text(GAP, y + LABEL - 4, f"◀ {ends[0]} … {ends[1]} ▶", "end"))
+        titles.append(note)
+        y += LABEL + GAP
     for (label, tiles), down in zip(hands, marks, strict=True):
         body, used_width = _hand_row(GAP, y, label, tiles, down)
         parts.append(body)
@@ -261,12 +267,15 @@ def table_svg(
     line: Sequence[tuple[int, int]],
     hands: Sequence[tuple[str, Sequence[Tile]]],
     discards: Sequence[int | Sequence[Tile]] = (),
+    *,
+    ends: tuple[int, int] | None = None,
 ) -> str:
     """The line above, then one labelled row per hand (with its discards, if given).
 
     ``hands`` pairs a label (``"Seat 0"``, ``"A (count 6)"``) with the tiles held; ``discards``,
     when given, has one entry per hand as in :func:`hand_svg`. An empty ``line`` leaves the
-    line out, which suits counting examples where only the hands matter.
+    line out, which suits counting examples where only the hands matter; ``ends`` then names
+    the open ends of a line that is not drawn (a finished position records only its ends).
 
     >>> svg = table_svg([(6, 5)], [("A", [Tile(6, 3)]), ("B", [Tile(1, 4)])])
     >>> svg.count('class="domino"')
@@ -275,7 +284,7 @@ def table_svg(
     Raises:
         ValueError: ``discards`` is given but does not have one entry per hand.
     """
-    return _table(line or None, hands, discards)
+    return _table(line or None, hands, discards, ends)
 
 
 def state_svg(state: State, labels: Sequence[str] = ()) -> str:
