@@ -448,6 +448,7 @@ class WorkedExampleDirective(_RenderDirective):
         block["language"] = "pycon"
         block["options"] = {}
         block["gaple_ran"] = True
+        block.source, block.line = self.get_source_info()
         box += block
         return [box]
 

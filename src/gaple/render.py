@@ -194,6 +194,8 @@ def _hand_row(
         parts.append(_tile(cursor, top, tile.low, tile.high, upright=True))
         cursor += HALF + GAP
     hidden = discards if isinstance(discards, int) else len(discards)
+    if not tiles and not hidden:
+        parts.append(_text(cursor, top + HALF, "(no tiles left)"))
     if hidden:
         cursor += 2 * GAP
         for _ in range(hidden):
@@ -251,7 +253,7 @@ def _table(
         y += used_height + GAP
     elif ends is not None:
         note = f"Open ends {ends[0]} (left) and {ends[1]} (right)"
-        parts.append(_text(GAP, y + LABEL - 4, f"◀ {ends[0]} … {ends[1]} ▶", "end"))
+        parts.append(_text(GAP, y + LABEL - 4, f"open ends ◀ {ends[0]} … {ends[1]} ▶", "end"))
         titles.append(note)
         y += LABEL + GAP
     for (label, tiles), down in zip(hands, marks, strict=True):
