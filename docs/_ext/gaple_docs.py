@@ -234,12 +234,13 @@ def _preset_rst(preset: Preset) -> str:
         else:
             note = f" ({citation.note})" if citation.note else ""
             where = _sources(citation.sources) + note
-        differ = [
-            f":preset:`{p.name}` ``{_value(getattr(p.rules, name))}``"
-            for p in others
-            if _value(getattr(p.rules, name)) != value
-        ]
-        rows.append((f":opt:`{name}`", f"``{value}``", where, ", ".join(differ) or "same in all"))
+        differ: dict[str, list[str]] = {}
+        for other in others:
+            theirs = _value(getattr(other.rules, name))
+            if theirs != value:
+                differ.setdefault(theirs, []).append(f":preset:`{other.name}`")
+        cell = "; ".join(f"``{v}`` in {', '.join(names)}" for v, names in differ.items())
+        rows.append((f":opt:`{name}`", f"``{value}``", where, cell or "same in all"))
     table = [
         ".. list-table::",
         "   :header-rows: 1",
@@ -249,7 +250,7 @@ def _preset_rst(preset: Preset) -> str:
         "   * - Option",
         "     - Value",
         "     - Source of the value",
-        "     - Other presets that differ",
+        "     - Other presets, where they differ",
     ]
     for row in rows:
         table.append(f"   * - {row[0]}")
@@ -268,8 +269,8 @@ def _preset_rst(preset: Preset) -> str:
             f"{preset.title}",
             "",
             f"*Name:* ``{preset.name}``. *Aliases:* {aliases}. Build it with "
-            f'``gaple.ruleset("{preset.name}")``; a cell reads the value as written in JSON and '
-            "in overrides.",
+            f'``gaple.ruleset("{preset.name}")`` or play it with ``gaple play --variant '
+            f"{preset.name}``. Values are written as in JSON and in overrides.",
             "",
             *table,
             "",
