@@ -39,6 +39,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+import gaple
 from gaple.presets import PRESETS, Preset
 from gaple.registry import RULES, Rule
 from gaple.rules import Ruleset, option_info
@@ -91,10 +92,20 @@ def _indent(text: str, by: str = "   ") -> str:
     return "\n".join(by + line if line else "" for line in text.splitlines())
 
 
+_PACKAGE_FILES = sorted(str(path) for path in Path(gaple.__file__).parent.rglob("*.py"))
+
+
+def _depends_on_the_code(directive: SphinxDirective) -> None:
+    """Rebuild the page whenever a module of the package changes, not only its own source."""
+    for path in _PACKAGE_FILES:
+        directive.env.note_dependency(path)
+
+
 class _RenderDirective(SphinxDirective):
     """A directive that renders generated reStructuredText and registers anchors."""
 
     def _register(self, kind: str, name: str, anchor: str) -> None:
+        _depends_on_the_code(self)
         std = self.env.domains.standard_domain
         std.note_object(kind, name, anchor, location=self.get_location())
 
@@ -148,6 +159,7 @@ class RuleIndexDirective(SphinxDirective):
     """``.. rule-index::``: every rule ID with its section and address, in registry order."""
 
     def run(self) -> list[nodes.Node]:
+        _depends_on_the_code(self)
         lines = [".. list-table::", "   :header-rows: 1", "   :widths: 25 20 55", ""]
         lines += ["   * - Rule ID", "     - Section", "     - Address in these docs"]
         for rule in RULES.values():
@@ -303,6 +315,7 @@ class PresetMatrixDirective(SphinxDirective):
     """``.. preset-matrix::``: every option (rows) in every preset (columns)."""
 
     def run(self) -> list[nodes.Node]:
+        _depends_on_the_code(self)
         lines = [".. list-table::", "   :header-rows: 1", "   :class: gaple-matrix", ""]
         lines.append("   * - Option")
         lines.extend(f"     - :preset:`{name}`" for name in PRESETS)
@@ -316,6 +329,7 @@ class ErrorCodesDirective(SphinxDirective):
     """``.. error-codes::``: each error code, the rules it names and its meaning."""
 
     def run(self) -> list[nodes.Node]:
+        _depends_on_the_code(self)
         lines = [".. list-table::", "   :header-rows: 1", ""]
         lines += ["   * - Code", "     - Rules", "     - Meaning"]
         for code, (ids, meaning) in ERROR_CODES.items():
@@ -376,6 +390,7 @@ class DiagramDirective(SphinxDirective):
     }
 
     def run(self) -> list[nodes.Node]:
+        _depends_on_the_code(self)
         try:
             svg = _evaluate("\n".join(self.content), _namespace(self))
             return [_svg_node(svg, self.options.get("caption"))]

@@ -256,12 +256,17 @@ def _table(
         parts.append(_text(GAP, y + LABEL - 4, f"open ends ◀ {ends[0]} … {ends[1]} ▶", "end"))
         titles.append(note)
         y += LABEL + GAP
-    for (label, tiles), down in zip(hands, marks, strict=True):
-        body, used_width = _hand_row(GAP, y, label, tiles, down)
-        parts.append(body)
-        titles.append(_describe(label, tiles, down))
-        width = max(width, used_width)
-        y += _ROW
+    pairs = list(zip(hands, marks, strict=True))
+    rows = [_hand_row(0, 0, label, tiles, down) for (label, tiles), down in pairs]
+    titles.extend(_describe(label, tiles, down) for (label, tiles), down in pairs)
+    # Four or more hands sit two to a row, as round a table, so the picture stays compact.
+    columns = 2 if len(rows) >= 4 else 1
+    column = max((row_width for _, row_width in rows), default=0) + 4 * GAP
+    for i, (body, _) in enumerate(rows):
+        x = GAP + (i % columns) * column
+        parts.append(f'<g transform="translate({x:g},{y + (i // columns) * _ROW:g})">{body}</g>')
+    width = max(width, columns * column)
+    y += -(-len(rows) // columns) * _ROW
     return _document(width + GAP, y + GAP, ". ".join(titles) or "Nothing", "".join(parts))
 
 
