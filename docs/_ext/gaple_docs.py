@@ -17,6 +17,8 @@ Directives
     ``.. worked-example:: ID``   a picture and a doctest, run against the package
     ``.. diagram::``             a picture from Python code using :mod:`gaple.render`
     ``.. error-codes::``         the table of :data:`gaple.state.ERROR_CODES`
+    ``.. conformance-vectors::`` the committed vectors by topic and by rule (``spec/vectors``)
+    ``.. protocol-messages::``   the adapter protocol's messages (``spec/protocol``)
 
 Roles: ``:rule:``, ``:source:``, ``:opt:``, ``:preset:``, ``:example:``.
 """
@@ -27,7 +29,9 @@ import ast
 import contextlib
 import doctest
 import enum
+import functools
 import io
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -50,6 +54,19 @@ logger = logging.getLogger(__name__)
 
 _OPTIONS = {info.name: info for info in option_info()}
 _DEFAULTS = Ruleset()
+_SPEC = Path(__file__).resolve().parents[2] / "spec"
+"""The conformance kit's committed schemas and vectors, beside the docs in the repository."""
+
+
+@functools.cache
+def _vectors() -> dict[str, dict[str, Any]]:
+    """Every committed conformance case, by ID (empty when the repository has none)."""
+    cases: dict[str, dict[str, Any]] = {}
+    for path in sorted((_SPEC / "vectors").glob("v*/**/*.json")):
+        case = json.loads(path.read_text(encoding="utf-8"))
+        case["path"] = path.relative_to(_SPEC.parent).as_posix()
+        cases[case["id"]] = case
+    return cases
 
 
 def rule_anchor(rule_id: str) -> str:
@@ -92,11 +109,14 @@ def _indent(text: str, by: str = "   ") -> str:
     return "\n".join(by + line if line else "" for line in text.splitlines())
 
 
-_PACKAGE_FILES = sorted(str(path) for path in Path(gaple.__file__).parent.rglob("*.py"))
+_PACKAGE_FILES = sorted(
+    [str(path) for path in Path(gaple.__file__).parent.rglob("*.py")]
+    + [str(path) for path in _SPEC.glob("**/*.json")]
+)
 
 
 def _depends_on_the_code(directive: SphinxDirective) -> None:
-    """Rebuild the page whenever a module of the package changes, not only its own source."""
+    """Rebuild the page whenever a module or a committed vector changes, not only its source."""
     for path in _PACKAGE_FILES:
         directive.env.note_dependency(path)
 
@@ -127,6 +147,9 @@ def _rule_body(rule: Rule) -> str:
         facts.append("*Options:* " + ", ".join(f":opt:`{name}`" for name in changed_by) + ".")
     if codes:
         facts.append("*Error codes:* " + ", ".join(f"``{code}``" for code in codes) + ".")
+    vectors = [case for case in _vectors().values() if rule.id in case["rule_ids"]]
+    if vectors:
+        facts.append(f"*Conformance vectors:* {len(vectors)} (:ref:`by rule <vector-coverage>`).")
     return f"{rule.statement}\n\n" + " ".join(facts) + "\n"
 
 
@@ -339,6 +362,74 @@ class ErrorCodesDirective(SphinxDirective):
         return self.parse_text_to_nodes("\n".join(lines))
 
 
+class VectorsDirective(SphinxDirective):
+    """``.. conformance-vectors::``: the committed cases by topic, and by rule ID exercised."""
+
+    def run(self) -> list[nodes.Node]:
+        _depends_on_the_code(self)
+        cases = _vectors()
+        if not cases:
+            raise self.error(f"no conformance vectors under {_SPEC / 'vectors'}")
+        topics: dict[str, list[dict[str, Any]]] = {}
+        for case in cases.values():
+            topics.setdefault(case["topic"].split("/")[0], []).append(case)
+        lines = [".. list-table::", "   :header-rows: 1", ""]
+        lines += ["   * - Topic", "     - Cases", "     - For example"]
+        for topic, group in topics.items():
+            lines += [f"   * - ``{topic}``", f"     - {len(group)}", f"     - ``{group[0]['id']}``"]
+        lines += ["", ".. _vector-coverage:", "", ".. list-table::", "   :header-rows: 1", ""]
+        lines += ["   * - Rule", "     - Cases exercising it"]
+        for rule_id in RULES:
+            count = sum(rule_id in case["rule_ids"] for case in cases.values())
+            lines += [f"   * - :rule:`{rule_id}`", f"     - {count or 'none (see below)'}"]
+        return self.parse_text_to_nodes("\n".join(lines))
+
+
+_REPLIES = {
+    "hello": ("hello-reply",),
+    "start": ("started", "unsupported"),
+    "state": ("state-reply",),
+    "act": ("ok", "rejected"),
+    "result": ("result-reply",),
+    "bye": (),
+}
+"""Which replies answer which request (any request may also get ``error``)."""
+
+
+class ProtocolDirective(SphinxDirective):
+    """``.. protocol-messages::``: each request, its replies and their fields, from the schemas."""
+
+    def run(self) -> list[nodes.Node]:
+        _depends_on_the_code(self)
+        folder = _SPEC / "protocol"
+        schemas = {p.name.removesuffix(".schema.json"): p for p in folder.glob("*.schema.json")}
+        known = set(_REPLIES) | {r for replies in _REPLIES.values() for r in replies} | {"error"}
+        unknown = sorted(set(schemas) - known)
+        if unknown or not schemas:
+            msg = f"protocol messages without a place on the page: {', '.join(unknown)}"
+            raise self.error(msg if unknown else f"no protocol schemas under {folder}")
+
+        def fields(name: str) -> str:
+            schema = json.loads(schemas[name].read_text(encoding="utf-8"))
+            required = set(schema.get("required", ()))
+            names = [
+                f"``{key}``" if key in required else f"``{key}`` (optional)"
+                for key in schema.get("properties", {})
+                if key != "type"
+            ]
+            return ", ".join(names) or "none"
+
+        lines = [".. list-table::", "   :header-rows: 1", "   :widths: 14 30 14 42", ""]
+        lines += ["   * - Request", "     - Fields", "     - Reply", "     - Fields"]
+        for request, replies in _REPLIES.items():
+            for i, reply in enumerate(replies or ("",)):
+                head = (f"``{request}``", fields(request)) if i == 0 else ("", "")
+                tail = (f"``{reply.removesuffix('-reply')}``", fields(reply)) if reply else ("", "")
+                lines += [f"   * - {head[0]}", f"     - {head[1]}"]
+                lines += [f"     - {tail[0]}", f"     - {tail[1]}"]
+        return self.parse_text_to_nodes("\n".join(lines))
+
+
 _NAMESPACE_KEY = "gaple_docs_namespace"
 
 
@@ -426,6 +517,7 @@ class WorkedExampleDirective(_RenderDirective):
         "picture": directives.unchanged,
         "caption": directives.unchanged,
         "title": directives.unchanged,
+        "vectors": directives.unchanged,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -449,6 +541,13 @@ class WorkedExampleDirective(_RenderDirective):
         facts = f"*Source:* {_sources(keys)}."
         if rule_ids:
             facts += " *Rules:* " + ", ".join(f":rule:`{r}`" for r in rule_ids) + "."
+        vector_ids = self.options.get("vectors", "").replace(",", " ").split()
+        missing = [v for v in vector_ids if v not in _vectors()]
+        if missing:
+            raise self.error(f"no conformance vector {', '.join(missing)} under spec/vectors")
+        if vector_ids:
+            paths = ", ".join(f"``{_vectors()[v]['path']}``" for v in vector_ids)
+            facts += f" *Conformance vector:* {paths}."
         title = self.options.get("title", "")
         heading: list[nodes.Node] = [
             nodes.strong("", "Example "),
@@ -522,6 +621,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("all-options", AllOptionsDirective)
     app.add_directive("preset-matrix", PresetMatrixDirective)
     app.add_directive("error-codes", ErrorCodesDirective)
+    app.add_directive("conformance-vectors", VectorsDirective)
+    app.add_directive("protocol-messages", ProtocolDirective)
     app.add_directive("diagram", DiagramDirective)
     app.add_directive("worked-example", WorkedExampleDirective)
     app.connect("builder-inited", _write_preset_pages)
