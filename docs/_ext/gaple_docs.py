@@ -391,7 +391,7 @@ _REPLIES = {
     "state": ("state-reply",),
     "act": ("ok", "rejected"),
     "result": ("result-reply",),
-    "bye": (),
+    "bye": ("bye",),
 }
 """Which replies answer which request (any request may also get ``error``)."""
 
