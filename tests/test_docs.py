@@ -8,6 +8,7 @@ builds them again with warnings as errors, which also catches broken cross-refer
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import sys
 from collections import Counter
 from html.parser import HTMLParser
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from sphinx.cmd.build import build_main
 
+import gaple
 from gaple.presets import PRESETS
 from gaple.registry import RULES
 from gaple.rules import option_info
@@ -122,6 +124,19 @@ def test_every_worked_example_has_a_page_and_a_picture(site: dict[str, _Ids]) ->
         if name.startswith("examples/") and name != "examples/index.html":
             boxes = [i for i in page.ids if i.startswith("example-")]
             assert page.svgs >= len(boxes), f"{name}: {len(boxes)} examples, {page.svgs} pictures"
+
+
+def test_every_public_module_has_an_api_page(site: dict[str, _Ids]) -> None:
+    # A module added to the package without a page in docs/api/ would be missing from the
+    # reference; ``__main__`` modules are entry points, not API.
+    modules = [
+        info.name
+        for info in pkgutil.walk_packages(gaple.__path__, "gaple.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    ]
+    documented = {i for name, page in site.items() if name.startswith("api/") for i in page.ids}
+    missing = [name for name in ["gaple", *modules] if f"module-{name}" not in documented]
+    assert not missing, f"modules without an API page: {missing}"
 
 
 def _mini_project(tmp_path: Path, page: str) -> tuple[int, str]:
