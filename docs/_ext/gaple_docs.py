@@ -112,11 +112,12 @@ def _indent(text: str, by: str = "   ") -> str:
 _PACKAGE_FILES = sorted(
     [str(path) for path in Path(gaple.__file__).parent.rglob("*.py")]
     + [str(path) for path in _SPEC.glob("**/*.json")]
+    + [__file__]
 )
 
 
 def _depends_on_the_code(directive: SphinxDirective) -> None:
-    """Rebuild the page whenever a module or a committed vector changes, not only its source."""
+    """Rebuild the page whenever a module, a committed vector or this extension changes."""
     for path in _PACKAGE_FILES:
         directive.env.note_dependency(path)
 
@@ -299,6 +300,14 @@ def _preset_rst(preset: Preset) -> str:
         ]
         diffs.append(f"* :preset:`{other.name}` sets " + ", ".join(changed) + ".")
     aliases = ", ".join(f"``{a}``" for a in preset.aliases) or "none"
+    cases = [c for c in _vectors().values() if c["variant"]["preset"] == preset.name]
+    changed = sum(bool(c["variant"]["overrides"]) for c in cases)
+    vectors = (
+        f"*Conformance vectors:* {len(cases)} cases play this variant ({changed} of them with "
+        "options changed on top of it)."
+        if cases
+        else ""
+    )
     return "\n".join(
         [
             f"{preset.title}",
@@ -306,6 +315,8 @@ def _preset_rst(preset: Preset) -> str:
             f"*Name:* ``{preset.name}``. *Aliases:* {aliases}. Build it with "
             f'``gaple.ruleset("{preset.name}")`` or play it with ``gaple play --variant '
             f"{preset.name}``. Values are written as in JSON and in overrides.",
+            "",
+            vectors,
             "",
             *table,
             "",
