@@ -155,3 +155,15 @@ def test_a_table_can_name_the_ends_of_a_line_it_does_not_draw() -> None:
     svg = table_svg([], [("A", [Tile(1, 1)])], ends=(0, 0))
     assert _title(svg) == "Open ends 0 (left) and 0 (right). A: 1-1"
     assert len(_dominoes(svg)) == 1
+
+
+def test_a_long_line_continues_on_the_next_row_in_order() -> None:
+    # Fourteen non-doubles, 0-1 1-2 2-3 ... lie lengthwise: ten fit in one row, four go on the
+    # next, still left to right, and the ends are still the first and last halves (0 and 0).
+    chain = [(i % 7, (i + 1) % 7) for i in range(14)]
+    svg = line_svg(chain)
+    rows = [float(rect.get("y", "0")) for g in _dominoes(svg) for rect in g.iter(f"{SVG}rect")]
+    assert rows == [rows[0]] * 10 + [rows[10]] * 4
+    assert rows[10] > rows[0]
+    assert [g.get("data-tile") for g in _dominoes(svg)][:3] == ["0-1", "1-2", "2-3"]
+    assert "open ends 0 (left) and 0 (right)" in _title(svg)

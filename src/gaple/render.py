@@ -33,6 +33,8 @@ GAP = 4
 LABEL = 18
 """Height of one line of text."""
 _MIN_WIDTH = 260.0
+LINE_WIDTH = 10 * (2 * HALF + GAP)
+"""Width of one row of the line: ten tiles lying lengthwise."""
 
 _PIP_RADIUS = HALF * 0.09
 _PIP_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -141,29 +143,36 @@ def tile_svg(tile: Tile) -> str:
 
 
 def _line_body(line: Sequence[tuple[int, int]], top: float) -> tuple[str, float, float]:
-    """The line laid out from x = GAP at height ``top``: (SVG, width used, height used)."""
+    """The line laid out from x = GAP at height ``top``: (SVG, width used, height used).
+
+    A line longer than :data:`LINE_WIDTH` continues on the next row, as a long line turns at
+    the edge of the table; it is still read left to right, row after row.
+    """
     if not line:
         text = _text(GAP, top + HALF, "Empty table: the opener leads.")
         return text, _MIN_WIDTH, 2 * HALF
     parts: list[str] = []
-    x = float(GAP)
+    row_height = 2 * HALF + GAP
+    x, y, widest = float(GAP), top, 0.0
     for left, right in line:
+        size = HALF if left == right else 2 * HALF
+        if x + size > GAP + LINE_WIDTH:
+            widest, x, y = max(widest, x), float(GAP), y + row_height
         if left == right:
-            parts.append(_tile(x, top, left, right, upright=True))
-            x += HALF + GAP
+            parts.append(_tile(x, y, left, right, upright=True))
         else:
-            parts.append(_tile(x, top + HALF / 2, left, right, upright=False))
-            x += 2 * HALF + GAP
+            parts.append(_tile(x, y + HALF / 2, left, right, upright=False))
+        x += size + GAP
     # A short line still leaves room for both end labels side by side.
-    width = max(x, _MIN_WIDTH)
-    below = top + 2 * HALF + LABEL
+    width = max(widest, x, _MIN_WIDTH)
+    below = y + 2 * HALF + LABEL
     parts.append(_text(GAP, below, f"◀ left end {line[0][0]}", "end"))
     right_label = f"right end {line[-1][1]} ▶"
     parts.append(
         f'<text class="end" x="{width - GAP:g}" y="{below:g}" text-anchor="end">'
         f"{escape(right_label)}</text>"
     )
-    return "".join(parts), width, 2 * HALF + LABEL + 6
+    return "".join(parts), width, below - top + 6
 
 
 def _line_title(line: Sequence[tuple[int, int]]) -> str:
