@@ -15,7 +15,7 @@ Three small fixes, each for a reason the nitpicky build would otherwise report:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from docutils import nodes
 from sphinx.addnodes import pending_xref
@@ -62,15 +62,20 @@ def _resolve(
 _ORIGINALS = "api_links_originals"
 
 
+def _originals(app: Sphinx) -> dict[str, list[str]]:
+    """The docstrings kept before napoleon, by object name, for the document being read."""
+    return cast("dict[str, list[str]]", app.env.temp_data.setdefault(_ORIGINALS, {}))
+
+
 def _keep(app: Sphinx, what: str, name: str, _obj: Any, _options: Any, lines: list[str]) -> None:
     if what in {"attribute", "property", "data"}:
-        app.env.temp_data.setdefault(_ORIGINALS, {})[name] = list(lines)
+        _originals(app)[name] = list(lines)
 
 
 def _restore(
     app: Sphinx, _what: str, name: str, _obj: Any, _options: Any, lines: list[str]
 ) -> None:
-    original = app.env.temp_data.get(_ORIGINALS, {}).pop(name, None)
+    original = _originals(app).pop(name, None)
     if original is not None:
         lines[:] = original
 

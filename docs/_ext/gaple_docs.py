@@ -32,9 +32,9 @@ import enum
 import functools
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -301,10 +301,10 @@ def _preset_rst(preset: Preset) -> str:
         diffs.append(f"* :preset:`{other.name}` sets " + ", ".join(changed) + ".")
     aliases = ", ".join(f"``{a}``" for a in preset.aliases) or "none"
     cases = [c for c in _vectors().values() if c["variant"]["preset"] == preset.name]
-    changed = sum(bool(c["variant"]["overrides"]) for c in cases)
+    with_overrides = sum(bool(c["variant"]["overrides"]) for c in cases)
     vectors = (
-        f"*Conformance vectors:* {len(cases)} cases play this variant ({changed} of them with "
-        "options changed on top of it)."
+        f"*Conformance vectors:* {len(cases)} cases play this variant ({with_overrides} of "
+        "them with options changed on top of it)."
         if cases
         else ""
     )
@@ -450,7 +450,7 @@ def _namespace(directive: SphinxDirective) -> dict[str, Any]:
     The doctests, worked examples and diagrams of a page share it, in page order, so a
     picture can show the state that the doctest above it built.
     """
-    namespace: dict[str, Any] = directive.env.temp_data.setdefault(_NAMESPACE_KEY, {})
+    namespace = cast("dict[str, Any]", directive.env.temp_data.setdefault(_NAMESPACE_KEY, {}))
     for node in directive.state.document.findall(nodes.literal_block):
         if node.get("testnodetype") == "doctest" and not node.get("gaple_ran"):
             _run_doctest(node.astext(), namespace)
@@ -461,9 +461,11 @@ def _namespace(directive: SphinxDirective) -> dict[str, Any]:
 def _evaluate(code: str, namespace: dict[str, Any]) -> Any:
     """Run ``code`` and return the value of its last line when that is an expression."""
     tree = ast.parse(code)
-    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    last = tree.body[-1] if tree.body else None
+    if isinstance(last, ast.Expr):
+        tree.body.pop()
     exec(compile(tree, "<diagram>", "exec"), namespace)
-    if last is None:
+    if not isinstance(last, ast.Expr):
         return None
     return eval(compile(ast.Expression(last.value), "<diagram>", "eval"), namespace)
 
@@ -582,7 +584,7 @@ class WorkedExampleDirective(_RenderDirective):
 def _check_complete(_app: Sphinx, env: BuildEnvironment) -> None:
     """Warn about any rule, source, option or preset that no page documents."""
     objects = env.domains.standard_domain.objects
-    expected = {
+    expected: dict[str, Iterable[str]] = {
         "rule": RULES,
         "source": SOURCES,
         "gaple-option": _OPTIONS,
