@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gaple.deal import SplitMix64, shuffle_deal
+from gaple.io import match_to_json
 from gaple.match import (
     MatchError,
     MatchState,
     MatchTooLong,
     format_match,
-    match_to_json,
     next_deal,
     play_match,
     record_hand,

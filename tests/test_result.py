@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gaple.deal import shuffle_deal
-from gaple.io import FormatError
+from gaple.io import FormatError, position_from_json, position_to_json, result_to_json
 from gaple.presets import ruleset
 from gaple.registry import RULES
 from gaple.result import (
@@ -17,10 +17,7 @@ from gaple.result import (
     format_result,
     hand_result,
     make_position,
-    position_from_json,
     position_of,
-    position_to_json,
-    result_to_json,
     score_position,
 )
 from gaple.rules import LeadRule, Ruleset

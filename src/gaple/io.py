@@ -1,4 +1,4 @@
-"""JSON forms of rulesets, deals, moves, states and transcripts.
+"""JSON forms of rulesets, deals, moves, states, transcripts, results and matches.
 
 The forms are plain JSON (objects, arrays, strings, integers, booleans, null) so that any
 language can read and write them. Tiles are canonical strings (``"0-3"``), moves are their text
@@ -15,15 +15,18 @@ True
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from gaple.deal import Deal, InvalidDeal
+from gaple.match import MatchState
+from gaple.result import HandResult, InvalidPosition, Position, make_position
 from gaple.rules import OPTION_NAMES, InvalidRuleset, Ruleset
 from gaple.state import (
     Action,
+    Ending,
     IllegalMove,
     Move,
     MoveSyntaxError,
@@ -41,7 +44,11 @@ __all__ = [
     "action_to_json",
     "deal_from_json",
     "deal_to_json",
+    "match_to_json",
     "move_from_json",
+    "position_from_json",
+    "position_to_json",
+    "result_to_json",
     "rules_from_json",
     "rules_to_json",
     "state_from_json",
@@ -105,7 +112,11 @@ def tile_from_json(value: JSON, path: str = "$") -> Tile:
 
 
 def _tiles(value: JSON, path: str) -> tuple[Tile, ...]:
-    return tuple(tile_from_json(item, f"{path}[{i}]") for i, item in enumerate(_list(value, path)))
+    if not isinstance(value, list):
+        raise FormatError(
+            path, f"expected an array of tiles such as ['0-3', '4-4'], got {_kind(value)}"
+        )
+    return tuple(tile_from_json(item, f"{path}[{i}]") for i, item in enumerate(value))
 
 
 def rules_to_json(rules: Ruleset) -> dict[str, JSON]:
@@ -263,3 +274,141 @@ def state_from_json(data: JSON, path: str = "$") -> State:
                 f"{path}.{key}", f"the actions lead to {expected[key]!r}, not {data[key]!r}"
             )
     return state
+
+
+def _tile_strings(tiles: Iterable[Tile]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+def _tile_lists(value: JSON, path: str) -> list[tuple[Tile, ...]]:
+    if not isinstance(value, list):
+        raise FormatError(path, f"expected one array of tiles per seat, got {_kind(value)}")
+    return [_tiles(item, f"{path}[{i}]") for i, item in enumerate(value)]
+
+
+def position_to_json(pos: Position) -> dict[str, Any]:
+    """The position as plain JSON data (the input form of :func:`position_from_json`)."""
+    return {
+        "hands": [_tile_strings(h) for h in pos.hands],
+        "discards": [_tile_strings(d) for d in pos.discards],
+        "line": _tile_strings(pos.line),
+        "set_aside": _tile_strings(pos.set_aside),
+        "ends": list(pos.ends),
+        "ending": pos.ending.value,
+        "out_seat": pos.out_seat,
+        "blocker": pos.blocker,
+        "closing": None if pos.closing is None else str(pos.closing),
+    }
+
+
+def position_from_json(rules: Ruleset, data: Any, path: str = "$") -> Position:
+    """Read a finished position (the input of ``gaple score``).
+
+    Keys: ``hands`` (required, one tile list per seat), ``ends`` (required, ``[left,
+    right]``), ``ending`` (required, ``"out"`` or ``"blocked"``), ``out_seat`` (required when
+    out), ``blocker`` (required for a blocked partnership hand), ``closing`` (the last tile
+    placed by the seat going out, if any), ``discards``, ``line`` (default: every tile not
+    held, discarded or set aside) and ``set_aside`` (default none).
+
+    Raises:
+        FormatError: a malformed value (located by its JSON path) or a position the rules
+            cannot reach (located at ``path``).
+    """
+    if not isinstance(data, Mapping):
+        raise FormatError(path, "expected an object describing a finished position")
+    known = {
+        "hands",
+        "discards",
+        "line",
+        "set_aside",
+        "ends",
+        "ending",
+        "out_seat",
+        "blocker",
+        "closing",
+    }
+    for key in data:
+        if key not in known:
+            raise FormatError(f"{path}.{key}", f"unknown key; keys are {', '.join(sorted(known))}")
+    for key in ("hands", "ends", "ending"):
+        if key not in data:
+            raise FormatError(path, f"missing key {key!r}")
+    hands = _tile_lists(data["hands"], f"{path}.hands")
+    discards = None
+    if data.get("discards") is not None:
+        discards = _tile_lists(data["discards"], f"{path}.discards")
+    line = None
+    if data.get("line") is not None:
+        line = _tiles(data["line"], f"{path}.line")
+    set_aside = _tiles(data.get("set_aside") or [], f"{path}.set_aside")
+    ends = data["ends"]
+    if (
+        not isinstance(ends, list)
+        or len(ends) != 2
+        or not all(isinstance(e, int) and not isinstance(e, bool) for e in ends)
+    ):
+        raise FormatError(f"{path}.ends", "expected two pip values [left, right]")
+    ending_value = data["ending"]
+    if ending_value not in ("out", "blocked"):
+        raise FormatError(f"{path}.ending", f"expected 'out' or 'blocked', got {ending_value!r}")
+    seats = {}
+    for key in ("out_seat", "blocker"):
+        value = data.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise FormatError(f"{path}.{key}", "expected a seat number or null")
+        seats[key] = value
+    closing = data.get("closing")
+    try:
+        return make_position(
+            rules,
+            hands=hands,
+            discards=discards,
+            line=line,
+            set_aside=set_aside,
+            ends=(ends[0], ends[1]),
+            ending=Ending(ending_value),
+            out_seat=seats["out_seat"],
+            blocker=seats["blocker"],
+            closing=None if closing is None else tile_from_json(closing, f"{path}.closing"),
+        )
+    except InvalidPosition as error:
+        raise FormatError(path, str(error)) from None
+
+
+def result_to_json(result: HandResult) -> dict[str, Any]:
+    """The result as plain JSON data (str, int, bool, None, lists and dicts only)."""
+    rules = result.rules
+    return {
+        "rules": rules_to_json(rules),
+        "position": position_to_json(result.position),
+        "ending": result.ending.value,
+        "counts": list(result.counts),
+        "ranking": list(result.ranking),
+        "winner": result.winner,
+        "teams": [list(team) for team in rules.teams],
+        "winning_team": result.winning_team,
+        "settlement": rules.settlement.value,
+        "points": list(result.points),
+        "replay": result.replay,
+        "notes": [{"rule": n.rule_id, "text": n.text} for n in result.notes],
+    }
+
+
+def match_to_json(match: MatchState) -> dict[str, Any]:
+    """The match as plain JSON data, each hand as :func:`result_to_json`."""
+    rules = match.rules
+    return {
+        "rules": rules_to_json(rules),
+        "teams": [list(team) for team in rules.teams],
+        "settlement": rules.settlement.value,
+        "target": rules.target,
+        "match_hands": rules.match_hands,
+        "hands_played": match.hands_played,
+        "replays": len(match.results) - match.hands_played,
+        "totals": list(match.totals),
+        "next_first_seat": match.next_first_seat,
+        "first_hand": match.first_hand,
+        "finished": match.finished,
+        "winner": match.winner,
+        "hands": [result_to_json(result) for result in match.results],
+    }

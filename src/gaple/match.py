@@ -23,14 +23,11 @@ the same first-hand flag; it adds no points and does not count as a hand played.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 from attrs import frozen
 
 from gaple.deal import Deal, SplitMix64, shuffle_deal
-from gaple.io import rules_to_json
-from gaple.result import HandResult, format_result, hand_result, result_to_json
+from gaple.result import HandResult, format_result, hand_result
 from gaple.rules import Ruleset, Settlement
 from gaple.simulate import play_out
 from gaple.state import State, new_hand
@@ -40,7 +37,6 @@ __all__ = [
     "MatchState",
     "MatchTooLong",
     "format_match",
-    "match_to_json",
     "next_deal",
     "play_match",
     "record_hand",
@@ -219,26 +215,6 @@ def play_match(
         state = start_next_hand(match, next_deal(match, k))
         match = record_hand(match, play_out(state, SplitMix64(k + 1)))
     return match.results, match
-
-
-def match_to_json(match: MatchState) -> dict[str, Any]:
-    """The match as plain JSON data, each hand as :func:`~gaple.result.result_to_json`."""
-    rules = match.rules
-    return {
-        "rules": rules_to_json(rules),
-        "teams": [list(team) for team in rules.teams],
-        "settlement": rules.settlement.value,
-        "target": rules.target,
-        "match_hands": rules.match_hands,
-        "hands_played": match.hands_played,
-        "replays": len(match.results) - match.hands_played,
-        "totals": list(match.totals),
-        "next_first_seat": match.next_first_seat,
-        "first_hand": match.first_hand,
-        "finished": match.finished,
-        "winner": match.winner,
-        "hands": [result_to_json(result) for result in match.results],
-    }
 
 
 def format_match(match: MatchState, *, hands: bool = False) -> str:

@@ -22,12 +22,10 @@ Every number explains itself: :attr:`HandResult.notes` lists, in order, each rul
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from attrs import field, frozen
 
-from gaple.io import FormatError, rules_to_json, tile_from_json
 from gaple.rules import ChallengeTie, Ruleset, Settlement, StakeBase
 from gaple.state import Ending, Lead, Place, State
 from gaple.tiles import Tile, tile_set
@@ -41,12 +39,9 @@ __all__ = [
     "format_result",
     "hand_result",
     "make_position",
-    "position_from_json",
     "position_of",
-    "position_to_json",
     "rank_key",
     "rank_seats",
-    "result_to_json",
     "score_position",
     "settle_counts",
 ]
@@ -728,131 +723,7 @@ def _challenge(
     return winner, (points[0], points[1])
 
 
-# --- JSON and text forms ---------------------------------------------------------------------
-
-
-def _tile_list(tiles: Iterable[Tile]) -> list[str]:
-    return [str(t) for t in tiles]
-
-
-def position_to_json(pos: Position) -> dict[str, Any]:
-    """The position as plain JSON data (the input form of :func:`position_from_json`)."""
-    return {
-        "hands": [_tile_list(h) for h in pos.hands],
-        "discards": [_tile_list(d) for d in pos.discards],
-        "line": _tile_list(pos.line),
-        "set_aside": _tile_list(pos.set_aside),
-        "ends": list(pos.ends),
-        "ending": pos.ending.value,
-        "out_seat": pos.out_seat,
-        "blocker": pos.blocker,
-        "closing": None if pos.closing is None else str(pos.closing),
-    }
-
-
-def position_from_json(rules: Ruleset, data: Any, path: str = "$") -> Position:
-    """Read a finished position (the input of ``gaple score``).
-
-    Keys: ``hands`` (required, one tile list per seat), ``ends`` (required, ``[left,
-    right]``), ``ending`` (required, ``"out"`` or ``"blocked"``), ``out_seat`` (required when
-    out), ``blocker`` (required for a blocked partnership hand), ``closing`` (the last tile
-    placed by the seat going out, if any), ``discards``, ``line`` (default: every tile not
-    held, discarded or set aside) and ``set_aside`` (default none).
-
-    Raises:
-        FormatError: a malformed value (located by its JSON path) or a position the rules
-            cannot reach (located at ``path``).
-    """
-    if not isinstance(data, Mapping):
-        raise FormatError(path, "expected an object describing a finished position")
-    known = {
-        "hands",
-        "discards",
-        "line",
-        "set_aside",
-        "ends",
-        "ending",
-        "out_seat",
-        "blocker",
-        "closing",
-    }
-    for key in data:
-        if key not in known:
-            raise FormatError(f"{path}.{key}", f"unknown key; keys are {', '.join(sorted(known))}")
-    for key in ("hands", "ends", "ending"):
-        if key not in data:
-            raise FormatError(path, f"missing key {key!r}")
-    hands = _tile_lists(data["hands"], f"{path}.hands")
-    discards = None
-    if data.get("discards") is not None:
-        discards = _tile_lists(data["discards"], f"{path}.discards")
-    line = None
-    if data.get("line") is not None:
-        line = _tile_array(data["line"], f"{path}.line")
-    set_aside = _tile_array(data.get("set_aside") or [], f"{path}.set_aside")
-    ends = data["ends"]
-    if (
-        not isinstance(ends, list)
-        or len(ends) != 2
-        or not all(isinstance(e, int) and not isinstance(e, bool) for e in ends)
-    ):
-        raise FormatError(f"{path}.ends", "expected two pip values [left, right]")
-    ending_value = data["ending"]
-    if ending_value not in ("out", "blocked"):
-        raise FormatError(f"{path}.ending", f"expected 'out' or 'blocked', got {ending_value!r}")
-    seats = {}
-    for key in ("out_seat", "blocker"):
-        value = data.get(key)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise FormatError(f"{path}.{key}", "expected a seat number or null")
-        seats[key] = value
-    closing = data.get("closing")
-    try:
-        return make_position(
-            rules,
-            hands=hands,
-            discards=discards,
-            line=line,
-            set_aside=set_aside,
-            ends=(ends[0], ends[1]),
-            ending=Ending(ending_value),
-            out_seat=seats["out_seat"],
-            blocker=seats["blocker"],
-            closing=None if closing is None else tile_from_json(closing, f"{path}.closing"),
-        )
-    except InvalidPosition as error:
-        raise FormatError(path, str(error)) from None
-
-
-def _tile_array(value: Any, path: str) -> tuple[Tile, ...]:
-    if not isinstance(value, list):
-        raise FormatError(path, "expected an array of tiles such as ['0-3', '4-4']")
-    return tuple(tile_from_json(item, f"{path}[{i}]") for i, item in enumerate(value))
-
-
-def _tile_lists(value: Any, path: str) -> list[tuple[Tile, ...]]:
-    if not isinstance(value, list):
-        raise FormatError(path, "expected one array of tiles per seat")
-    return [_tile_array(item, f"{path}[{i}]") for i, item in enumerate(value)]
-
-
-def result_to_json(result: HandResult) -> dict[str, Any]:
-    """The result as plain JSON data (str, int, bool, None, lists and dicts only)."""
-    rules = result.rules
-    return {
-        "rules": rules_to_json(rules),
-        "position": position_to_json(result.position),
-        "ending": result.ending.value,
-        "counts": list(result.counts),
-        "ranking": list(result.ranking),
-        "winner": result.winner,
-        "teams": [list(team) for team in rules.teams],
-        "winning_team": result.winning_team,
-        "settlement": rules.settlement.value,
-        "points": list(result.points),
-        "replay": result.replay,
-        "notes": [{"rule": n.rule_id, "text": n.text} for n in result.notes],
-    }
+# --- text form ------------------------------------------------------------------------------------
 
 
 def format_result(result: HandResult) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from gaple.cli.common import UsageError, add_format, add_variant, dump_json, rules_from_args
-from gaple.match import MatchTooLong, format_match, match_to_json, play_match
+from gaple.io import match_to_json
+from gaple.match import MatchTooLong, format_match, play_match
 
 __all__ = ["register"]
 

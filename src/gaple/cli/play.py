@@ -6,8 +6,8 @@ import argparse
 
 from gaple.cli.common import add_format, add_variant, dump_json, rules_from_args
 from gaple.deal import SplitMix64, shuffle_deal
-from gaple.io import state_to_json
-from gaple.result import format_result, hand_result, result_to_json
+from gaple.io import result_to_json, state_to_json
+from gaple.result import format_result, hand_result
 from gaple.state import Ending, State, apply, legal_moves, new_hand
 
 __all__ = ["line_text", "narrate", "register"]

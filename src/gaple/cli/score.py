@@ -19,13 +19,17 @@ import sys
 from typing import Any
 
 from gaple.cli.common import UsageError, add_format, add_variant, dump_json, rules_from_args
-from gaple.io import FormatError, rules_from_json, state_from_json
+from gaple.io import (
+    FormatError,
+    position_from_json,
+    result_to_json,
+    rules_from_json,
+    state_from_json,
+)
 from gaple.result import (
     HandResult,
     format_result,
     hand_result,
-    position_from_json,
-    result_to_json,
     score_position,
 )
 
