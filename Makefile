@@ -18,7 +18,8 @@ run: $(STAMP)
 	$(BIN)/gaple play --variant pagat-4x7 --seed 1
 	$(BIN)/gaple conformance run --impl '$(BIN)/python examples/engine/adapter.py'
 
-test: lint typecheck pytest docs
+# pytest last, so its summary line closes the output.
+test: lint typecheck docs pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
