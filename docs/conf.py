@@ -24,11 +24,13 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
     "sphinx_autodoc_typehints",
+    "myst_parser",  # the conformance findings are written in Markdown beside the runner's output
     "gaple_docs",
     "api_links",
 ]
 
 exclude_patterns = ["_build"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 html_theme = "furo"
 html_title = f"gaple {release}: the rules of Gaple"
 html_static_path = ["_static"]

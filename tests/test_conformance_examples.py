@@ -97,7 +97,7 @@ def test_the_fuzzer_catches_each_seeded_bug_naming_its_rule(bug: str) -> None:
 
 
 def test_the_dominoes_package_findings_hold(cases: list[dict[str, Any]]) -> None:
-    # docs/conformance-dominoes.md: it plays 37 cases (four seats, seven tiles, pass, pairs)
+    # docs/guide/dominoes.md: it plays 37 cases (four seats, seven tiles, pass, pairs)
     # and their first differences are findings 1 (play.match-end) and 2 (open.double).
     pytest.importorskip("dominoes")
     adapter = f"{sys.executable} {ROOT / 'examples' / 'dominoes_adapter.py'}"
