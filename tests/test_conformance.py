@@ -20,6 +20,7 @@ from gaple.conformance.engines import EngineError, ReferenceEngine, SubprocessEn
 from gaple.conformance.report import JsonLinesReport
 from gaple.conformance.runner import Summary, run_suite
 from gaple.conformance.scenarios import all_cases
+from mutants import write_mutant_adapter
 
 JSON = Any
 ADAPTER = f"{sys.executable} -m gaple.conformance adapter"
@@ -225,18 +226,9 @@ def test_cli_run_reports_a_failure_with_its_rule(
 ) -> None:
     broken = tmp_path / "broken.py"
     # gaple's own adapter, except that every rejection loses its error code's meaning.
-    broken.write_text(
-        "import json, sys\n"
-        "from gaple.conformance.engines import ReferenceEngine\n"
-        "engine = ReferenceEngine()\n"
-        "for line in sys.stdin:\n"
-        "    m = json.loads(line)\n"
-        "    if m['type'] == 'bye':\n"
-        "        break\n"
-        "    r = engine.request(m)\n"
-        "    if r.get('code') == 'no-match':\n"
-        "        r['code'] = 'not-in-hand'\n"
-        "    print(json.dumps(r), flush=True)\n"
+    write_mutant_adapter(
+        broken,
+        "    if r.get('code') == 'no-match':\n        r['code'] = 'not-in-hand'",
     )
     report = tmp_path / "r.jsonl"
     argv = ["conformance", "run", "--impl", f"{sys.executable} {broken}", "--report", str(report)]

@@ -16,6 +16,7 @@ from gaple.conformance.engines import ReferenceEngine
 from gaple.conformance.fuzz import fuzz
 from gaple.conformance.runner import run_suite
 from gaple.conformance.schemas import case_schema
+from mutants import write_mutant_adapter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_conformance import _LateBlock, _NoHandOver, _PassAnyTime
@@ -55,18 +56,9 @@ def test_cli_fuzz_writes_the_case_and_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     broken = tmp_path / "broken.py"
-    broken.write_text(
-        "import json, sys\n"
-        "from gaple.conformance.engines import ReferenceEngine\n"
-        "engine = ReferenceEngine()\n"
-        "for line in sys.stdin:\n"
-        "    m = json.loads(line)\n"
-        "    if m['type'] == 'bye':\n"
-        "        break\n"
-        "    r = engine.request(m)\n"
-        "    if r['type'] == 'state' and r['ending'] == 'out':\n"
-        "        r['ending'] = None\n"
-        "    print(json.dumps(r), flush=True)\n"
+    write_mutant_adapter(
+        broken,
+        "    if r['type'] == 'state' and r['ending'] == 'out':\n        r['ending'] = None",
     )
     impl = f"{sys.executable} {broken}"
     argv = ["conformance", "fuzz", "--impl", impl, "--variant", "domino4d", "--examples", "20"]
