@@ -152,3 +152,15 @@ def test_match_plays_until_a_side_reaches_the_target(
 def test_match_text_names_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "--variant", "block100", "--seed", "1"]) == 0
     assert "winner: seat" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_play_json_passes_gaple_check(
+    variant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The transcript gaple play writes is the form gaple check reads: the spec must accept its
+    # own output, result included (exit 0 means every step and the claimed result conform).
+    assert main(["play", "--variant", variant, "--seed", "6", "--format", "json"]) == 0
+    path = tmp_path / "hand.json"
+    path.write_text(capsys.readouterr().out)
+    assert main(["check", str(path)]) == 0

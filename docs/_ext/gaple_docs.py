@@ -130,7 +130,7 @@ class _RenderDirective(SphinxDirective):
         std = self.env.domains.standard_domain
         std.note_object(kind, name, anchor, location=self.get_location())
 
-    def _box(self, anchor: str, heading: list[nodes.Node], body: str, css: str) -> nodes.Node:
+    def _box(self, anchor: str, heading: list[nodes.Node], body: str, css: str) -> nodes.Element:
         box = nodes.container(classes=[css], ids=[anchor])
         title = nodes.paragraph(classes=[f"{css}-title"])
         title.extend(heading)

@@ -59,8 +59,9 @@ def narrate(states: list[State]) -> str:
     return "\n".join(rows)
 
 
-_RESULT_KEYS = ("counts", "ranking", "winner", "winning_team", "points", "replay", "notes")
-"""What a transcript records of the result; the rules and position are already in it."""
+_RESULT_KEYS = ("counts", "winner", "winning_team", "points", "replay")
+"""What a transcript records of the result (the transcript schema's ``result``), so that
+``gaple check`` accepts the output; ``gaple score`` gives the ranking and the reasons."""
 
 
 def run(args: argparse.Namespace) -> int:
