@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gaple.cli.common import add_format, dump_json
+from gaple.cli.common import UnreadableJson, add_format, dump_json, read_json
 from gaple.conformance.transcript import Verdict, check_transcript
 from gaple.io import FormatError
 
@@ -30,14 +30,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _check(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        return {"file": str(path), "status": "invalid", "error": f"cannot read: {error.strerror}"}
-    except UnicodeDecodeError:
-        return {"file": str(path), "status": "invalid", "error": "not UTF-8 text"}
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        return {"file": str(path), "status": "invalid", "error": f"not JSON ({where}): {error.msg}"}
+        data = read_json(str(path))
+    except UnreadableJson as error:
+        return {"file": str(path), "status": "invalid", "error": str(error)}
     try:
         verdict: Verdict = check_transcript(data)
     except FormatError as error:

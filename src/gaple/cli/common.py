@@ -4,17 +4,55 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from gaple.io import FormatError, rules_from_json, rules_to_json
 from gaple.presets import UnknownPreset, find_preset
 from gaple.rules import Ruleset
 
-__all__ = ["UsageError", "add_format", "add_variant", "dump_json", "rules_from_args"]
+__all__ = [
+    "UnreadableJson",
+    "UsageError",
+    "add_format",
+    "add_variant",
+    "dump_json",
+    "read_json",
+    "rules_from_args",
+]
 
 
 class UsageError(Exception):
     """A user mistake: reported as one line and exit status 2."""
+
+
+class UnreadableJson(Exception):
+    """A file that cannot be read as JSON; the message says why and where."""
+
+
+def read_json(name: str) -> Any:
+    """The decoded JSON of a file, or of standard input when ``name`` is ``-``.
+
+    Raises:
+        UnreadableJson: the file cannot be read, is not UTF-8, or is not JSON (with the line
+            and column of the first problem).
+    """
+    try:
+        if name == "-":
+            text = sys.stdin.read()
+        else:
+            with open(name, encoding="utf-8") as stream:
+                text = stream.read()
+        return json.loads(text)
+    except OSError as error:
+        msg = f"cannot read: {error.strerror}"
+        raise UnreadableJson(msg) from None
+    except UnicodeDecodeError:
+        msg = "not UTF-8 text"
+        raise UnreadableJson(msg) from None
+    except json.JSONDecodeError as error:
+        msg = f"not JSON (line {error.lineno} column {error.colno}): {error.msg}"
+        raise UnreadableJson(msg) from None
 
 
 def add_variant(parser: argparse.ArgumentParser) -> None:

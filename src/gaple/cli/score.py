@@ -14,11 +14,17 @@ So a rules reader can check a table's score without replaying a hand.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
-from gaple.cli.common import UsageError, add_format, add_variant, dump_json, rules_from_args
+from gaple.cli.common import (
+    UnreadableJson,
+    UsageError,
+    add_format,
+    add_variant,
+    dump_json,
+    read_json,
+    rules_from_args,
+)
 from gaple.io import (
     FormatError,
     position_from_json,
@@ -47,27 +53,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(run=run)
 
 
-def read_json(name: str) -> Any:
-    """The decoded JSON of a file or of standard input (``-``).
-
-    Raises:
-        UsageError: the file cannot be read or is not JSON (with line and column).
-    """
-    label = "standard input" if name == "-" else name
-    try:
-        text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()  # noqa: SIM115
-        return json.loads(text)
-    except OSError as error:
-        msg = f"cannot read {label}: {error.strerror}"
-        raise UsageError(msg) from None
-    except json.JSONDecodeError as error:
-        msg = f"{label}: not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
-        raise UsageError(msg) from None
-    except UnicodeDecodeError:
-        msg = f"{label}: not UTF-8 text"
-        raise UsageError(msg) from None
-
-
 def score_document(data: Any, args: argparse.Namespace) -> HandResult:
     """Score a transcript or a position document.
 
@@ -90,11 +75,14 @@ def score_document(data: Any, args: argparse.Namespace) -> HandResult:
 
 def run(args: argparse.Namespace) -> int:
     """Score and print."""
-    data = read_json(args.file)
+    label = "standard input" if args.file == "-" else args.file
+    try:
+        data = read_json(args.file)
+    except UnreadableJson as error:
+        raise UsageError(f"{label}: {error}") from None
     try:
         result = score_document(data, args)
     except FormatError as error:
-        label = "standard input" if args.file == "-" else args.file
         raise UsageError(f"{label}: {error}") from None
     print(dump_json(result_to_json(result)) if args.format == "json" else format_result(result))
     return 0
