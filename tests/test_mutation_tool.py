@@ -134,3 +134,11 @@ def test_a_mutant_the_protocol_cannot_show_survives() -> None:
         )
     )
     assert not verdict.killed, verdict.how
+
+
+def test_every_explained_survivor_names_mutants_that_exist() -> None:
+    # A stale entry (the function was renamed, the mutant no longer exists) would silently
+    # explain nothing; each entry must cover at least one current mutant.
+    every = [m for module in mutation.MODULES for m in mutation.mutants(module)]
+    for entry in mutation.explanations():
+        assert any(entry.covers(m) for m in every), entry.pattern

@@ -424,12 +424,43 @@ def run_mutant(mutant: Mutant, timeout: float = 5.0) -> Verdict:
     return Verdict(mutant, failure is not None, failure or "survived", seconds)
 
 
-def explained() -> dict[str, str]:
-    """The survivors justified in ``tools/mutation-survivors.toml``: key to reason."""
+@frozen
+class Explanation:
+    """Why some mutants may survive: one mutant (``key``) or every mutant of a function
+    (``function``, e.g. ``result:_chain_problem``)."""
+
+    pattern: str
+    whole_function: bool
+    reason: str
+
+    def covers(self, mutant: Mutant) -> bool:
+        """Whether this explanation is about ``mutant``."""
+        if self.whole_function:
+            return mutant.key.startswith(self.pattern + ":")
+        return mutant.key == self.pattern
+
+
+def explanations() -> list[Explanation]:
+    """The survivors justified in ``tools/mutation-survivors.toml``.
+
+    Raises:
+        ValueError: an entry names neither a ``key`` nor a ``function``, or has no ``reason``.
+    """
     if not SURVIVORS_FILE.is_file():
-        return {}
+        return []
     data = tomllib.loads(SURVIVORS_FILE.read_text(encoding="utf-8"))
-    return {entry["key"]: entry["reason"] for entry in data.get("survivor", [])}
+    found = []
+    for number, entry in enumerate(data.get("survivor", []), start=1):
+        pattern = entry.get("key") or entry.get("function")
+        if not pattern or not entry.get("reason"):
+            msg = f"{SURVIVORS_FILE.name}: survivor {number} needs a key or function and a reason"
+            raise ValueError(msg)
+        found.append(Explanation(pattern, "function" in entry, entry["reason"]))
+    return found
+
+
+def _why(mutant: Mutant, known: Sequence[Explanation]) -> str | None:
+    return next((e.reason for e in known if e.covers(mutant)), None)
 
 
 def _select(modules: Sequence[str], sample: int | None, seed: int) -> list[Mutant]:
@@ -444,8 +475,11 @@ def _select(modules: Sequence[str], sample: int | None, seed: int) -> list[Mutan
     return chosen
 
 
-def _report(verdicts: Sequence[Verdict], modules: Sequence[str]) -> Iterator[str]:
-    reasons = explained()
+def _report(
+    verdicts: Sequence[Verdict], modules: Sequence[str], *, complete: bool
+) -> Iterator[str]:
+    known = explanations()
+    why = {v.mutant.key: _why(v.mutant, known) for v in verdicts if not v.killed}
     yield ""
     yield "module   mutants  killed  explained  unexplained   score"
     for module in modules:
@@ -453,23 +487,24 @@ def _report(verdicts: Sequence[Verdict], modules: Sequence[str]) -> Iterator[str
         if not own:
             continue
         killed = sum(v.killed for v in own)
-        justified = sum(1 for v in own if not v.killed and v.mutant.key in reasons)
+        justified = sum(1 for v in own if not v.killed and why[v.mutant.key])
         gaps = len(own) - killed - justified
         score = killed / len(own)
-        yield (f"{module:<8} {len(own):>7} {killed:>7} {justified:>9} {gaps:>11} {score:>7.1%}")
+        yield f"{module:<8} {len(own):>7} {killed:>7} {justified:>10} {gaps:>12} {score:>7.1%}"
     survivors = [v for v in verdicts if not v.killed]
     if survivors:
         yield ""
         yield "survivors (E: explained in tools/mutation-survivors.toml, ?: a gap in the vectors):"
     for verdict in survivors:
-        mark = "E" if verdict.mutant.key in reasons else "?"
-        yield f"  {mark} {verdict.mutant.describe()}"
+        reason = why[verdict.mutant.key]
+        yield f"  {'E' if reason else '?'} {verdict.mutant.describe()}"
         yield f"      key: {verdict.mutant.key}"
-        if verdict.mutant.key in reasons:
-            yield f"      why: {reasons[verdict.mutant.key]}"
-    keys = {v.mutant.key for v in verdicts}
-    for stale in sorted(k for k in reasons if k.split(":", 1)[0] in modules and k not in keys):
-        yield f"  stale entry in tools/mutation-survivors.toml (no such mutant): {stale}"
+        if reason:
+            yield f"      why: {reason}"
+    run = [v.mutant for v in verdicts]
+    for entry in known if complete else ():  # a sample cannot tell a stale entry
+        if entry.pattern.split(":", 1)[0] in modules and not any(entry.covers(m) for m in run):
+            yield f"  stale entry in {SURVIVORS_FILE.name} (no such mutant): {entry.pattern}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -517,7 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "seconds": round(v.seconds, 3),
                 }
                 out.write(json.dumps(record) + "\n")
-    for line in _report(verdicts, modules):
+    for line in _report(verdicts, modules, complete=args.sample is None):
         print(line)
     print(f"\n{time.perf_counter() - began:.0f} s")
     return 0
