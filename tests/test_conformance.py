@@ -221,6 +221,14 @@ def test_cli_run_writes_reports_and_exits_1_on_failure(
     assert records[-1]["type"] == "footer"
     cases = [r for r in records if r["type"] == "case"]
     assert len(cases) == records[0]["cases"] == records[-1]["counts"]["passed"]
+    # gaple's adapter declares the rules level, so every case listing it was checked at it, and
+    # the summary counts them with the other levels.
+    assert "rules" in records[0]["engine"]["levels"]
+    listed = {c["id"]: c["levels"] for c in all_cases()}
+    assert all(r["levels"] == listed[r["case"]] for r in cases)
+    with_rules = sum("rules" in r["levels"] for r in cases)
+    assert with_rules
+    assert f"rules {with_rules}" in out
     suites = ET.parse(junit).getroot()
     assert sum(int(s.get("tests", "0")) for s in suites) == len(cases)
 
