@@ -224,8 +224,12 @@ def _field_rule(
 def compare_result(
     expected: Mapping[str, JSON], actual: Mapping[str, JSON], state: State, levels: Iterable[str]
 ) -> Difference | None:
-    """The first difference at the ``count`` and ``points`` levels between two results
-    (fields missing from ``expected`` are not compared)."""
+    """The first difference at the ``count``, ``points`` and ``rules`` levels between two
+    results (fields missing from ``expected`` are not compared).
+
+    The numbers come first: a wrong count usually changes the explanation too, and the count
+    is the more specific finding.
+    """
     checked = set(levels)
     fields = (COUNT_FIELDS if "count" in checked else ()) + (
         POINTS_FIELDS if "points" in checked else ()
@@ -238,7 +242,22 @@ def compare_result(
             return Difference(
                 name, _result_rule(name, state, expected, shown), expected[name], shown
             )
+    if "rules" in checked and "rules" in expected:
+        return _compare_rule_ids(expected["rules"], actual.get("rules"))
     return None
+
+
+def _compare_rule_ids(expected: Sequence[str], shown: JSON) -> Difference | None:
+    """The result's rule IDs compared as a set; the difference names the first missing ID,
+    else the first extra one (anything but a list of strings shows none of them)."""
+    wanted = set(expected)
+    listed = isinstance(shown, list) and all(isinstance(item, str) for item in shown)
+    given = set(shown) if listed else set()
+    if listed and given == wanted:
+        return None
+    # Never empty: every spec result has at least the note of its ending.
+    rule = (sorted(wanted - given) + sorted(given - wanted))[0]
+    return Difference("rules", rule, sorted(wanted), sorted(given) if listed else shown)
 
 
 def _result_rule(name: str, state: State, expected: Mapping[str, JSON], shown: JSON) -> str:
