@@ -136,9 +136,19 @@ def test_a_mutant_the_protocol_cannot_show_survives() -> None:
     assert not verdict.killed, verdict.how
 
 
-def test_every_explained_survivor_names_mutants_that_exist() -> None:
+def test_every_entry_of_the_scope_file_names_mutants_that_exist() -> None:
     # A stale entry (the function was renamed, the mutant no longer exists) would silently
     # explain nothing; each entry must cover at least one current mutant.
     every = [m for module in mutation.MODULES for m in mutation.mutants(module)]
-    for entry in mutation.explanations():
+    scope = mutation.read_scope()
+    assert scope.outside
+    assert scope.equivalent
+    for entry in (*scope.outside, *scope.equivalent):
         assert any(entry.covers(m) for m in every), entry.pattern
+
+
+def test_the_scope_file_refuses_an_entry_without_a_reason(tmp_path: Path) -> None:
+    broken = tmp_path / "scope.toml"
+    broken.write_text('[[equivalent]]\nkey = "result:f:constant:1 -> 2#1"\n')
+    with pytest.raises(ValueError, match="equivalent entry 1 needs a key and a reason"):
+        mutation.read_scope(broken)

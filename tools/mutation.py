@@ -7,9 +7,12 @@ module loaded in place of the real one, driven by the conformance runner through
 vectors (``spec/vectors/v1``) over the adapter protocol, exactly as an engine author's engine
 is. A mutant is *killed* when some case fails or errors, and *survives* when every case passes.
 
-Survivors that are equivalent to the spec, or whose difference the protocol cannot show, are
-listed with the reason in ``tools/mutation-survivors.toml``; the report separates those
-(*explained*) from the rest (*unexplained*), which are gaps in the vectors.
+``tools/mutation-survivors.toml`` says, with a reason for each, which functions lie *outside*
+the protocol's reach (the seeded shuffle, matches, positions typed in as data, text for people:
+their mutants are not run, and the unit tests cover them) and which surviving mutants are
+*equivalent* (they behave exactly like the spec on every hand the protocol can play). The
+report gives the score (killed / run) per module and lists every survivor, equivalent or not;
+a survivor that is not equivalent is a gap in the vectors.
 
     python tools/mutation.py                      # state, result, deal, match, rules
     python tools/mutation.py --module result --sample 100 --seed 1
@@ -316,11 +319,15 @@ def mutants_of_source(module: str, source: str) -> list[Mutant]:
 
 
 def _set_scopes(tree: ast.AST, scope: str = "") -> None:
-    """Mark every node with the qualified name of the function or class around it."""
+    """Mark every node with the qualified name of the function or class around it, or of the
+    module-level table it builds (``ERROR_CODES``)."""
     for child in ast.iter_child_nodes(tree):
         inner = scope
         if isinstance(child, ast.FunctionDef | ast.ClassDef):
             inner = f"{scope}.{child.name}" if scope else child.name
+        elif not scope and isinstance(child, ast.AnnAssign | ast.Assign):
+            target = child.target if isinstance(child, ast.AnnAssign) else child.targets[0]
+            inner = target.id if isinstance(target, ast.Name) else ""
         child.scope = inner  # type: ignore[attr-defined]
         _set_scopes(child, inner)
 
@@ -426,8 +433,8 @@ def run_mutant(mutant: Mutant, timeout: float = 5.0) -> Verdict:
 
 @frozen
 class Explanation:
-    """Why some mutants may survive: one mutant (``key``) or every mutant of a function
-    (``function``, e.g. ``result:_chain_problem``)."""
+    """A reason, in ``tools/mutation-survivors.toml``, why mutants are not killed: one mutant
+    (``key``) or every mutant of a function or table (``function``, ``result:_chain_problem``)."""
 
     pattern: str
     whole_function: bool
@@ -440,27 +447,39 @@ class Explanation:
         return mutant.key == self.pattern
 
 
-def explanations() -> list[Explanation]:
-    """The survivors justified in ``tools/mutation-survivors.toml``.
+@frozen
+class Scope:
+    """What the vectors are measured on: the functions outside the protocol's reach, and the
+    mutants that behave exactly like the spec on every hand the protocol can play."""
+
+    outside: tuple[Explanation, ...]
+    equivalent: tuple[Explanation, ...]
+
+    def why_outside(self, mutant: Mutant) -> str | None:
+        """The reason ``mutant``'s function is outside the protocol's reach, if it is."""
+        return next((e.reason for e in self.outside if e.covers(mutant)), None)
+
+    def why_equivalent(self, mutant: Mutant) -> str | None:
+        """The reason ``mutant`` is equivalent through the protocol, if it is listed."""
+        return next((e.reason for e in self.equivalent if e.covers(mutant)), None)
+
+
+def read_scope(path: Path = SURVIVORS_FILE) -> Scope:
+    """The ``[[outside]]`` and ``[[equivalent]]`` entries of ``path``.
 
     Raises:
-        ValueError: an entry names neither a ``key`` nor a ``function``, or has no ``reason``.
+        ValueError: an entry lacks its ``function`` (outside) or ``key`` (equivalent), or its
+            ``reason``.
     """
-    if not SURVIVORS_FILE.is_file():
-        return []
-    data = tomllib.loads(SURVIVORS_FILE.read_text(encoding="utf-8"))
-    found = []
-    for number, entry in enumerate(data.get("survivor", []), start=1):
-        pattern = entry.get("key") or entry.get("function")
-        if not pattern or not entry.get("reason"):
-            msg = f"{SURVIVORS_FILE.name}: survivor {number} needs a key or function and a reason"
-            raise ValueError(msg)
-        found.append(Explanation(pattern, "function" in entry, entry["reason"]))
-    return found
-
-
-def _why(mutant: Mutant, known: Sequence[Explanation]) -> str | None:
-    return next((e.reason for e in known if e.covers(mutant)), None)
+    data = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    lists: dict[str, list[Explanation]] = {"outside": [], "equivalent": []}
+    for table, field in (("outside", "function"), ("equivalent", "key")):
+        for number, entry in enumerate(data.get(table, []), start=1):
+            if not entry.get(field) or not entry.get("reason"):
+                msg = f"{path.name}: {table} entry {number} needs a {field} and a reason"
+                raise ValueError(msg)
+            lists[table].append(Explanation(entry[field], table == "outside", entry["reason"]))
+    return Scope(tuple(lists["outside"]), tuple(lists["equivalent"]))
 
 
 def _select(modules: Sequence[str], sample: int | None, seed: int) -> list[Mutant]:
@@ -476,34 +495,40 @@ def _select(modules: Sequence[str], sample: int | None, seed: int) -> list[Mutan
 
 
 def _report(
-    verdicts: Sequence[Verdict], modules: Sequence[str], *, complete: bool
+    verdicts: Sequence[Verdict], outside: Sequence[Mutant], scope: Scope, *, complete: bool
 ) -> Iterator[str]:
-    known = explanations()
-    why = {v.mutant.key: _why(v.mutant, known) for v in verdicts if not v.killed}
+    modules = sorted(
+        {m.module for m in (*outside, *(v.mutant for v in verdicts))}, key=MODULES.index
+    )
+    why = {v.mutant.key: scope.why_equivalent(v.mutant) for v in verdicts if not v.killed}
     yield ""
-    yield "module   mutants  killed  explained  unexplained   score"
+    yield "module   mutants  outside     run  killed  equivalent  unexplained   score"
     for module in modules:
         own = [v for v in verdicts if v.mutant.module == module]
-        if not own:
-            continue
+        away = sum(1 for m in outside if m.module == module)
         killed = sum(v.killed for v in own)
-        justified = sum(1 for v in own if not v.killed and why[v.mutant.key])
-        gaps = len(own) - killed - justified
-        score = killed / len(own)
-        yield f"{module:<8} {len(own):>7} {killed:>7} {justified:>10} {gaps:>12} {score:>7.1%}"
+        equivalent = sum(1 for v in own if not v.killed and why[v.mutant.key])
+        gaps = len(own) - killed - equivalent
+        score = f"{killed / len(own):.1%}" if own else "-"
+        yield (
+            f"{module:<8} {len(own) + away:>7} {away:>8} {len(own):>7} {killed:>7} "
+            f"{equivalent:>11} {gaps:>12} {score:>7}"
+        )
+    yield "(score: killed / run; outside: in functions the protocol cannot reach, not run)"
     survivors = [v for v in verdicts if not v.killed]
     if survivors:
         yield ""
-        yield "survivors (E: explained in tools/mutation-survivors.toml, ?: a gap in the vectors):"
+        yield f"survivors (E: equivalent, see {SURVIVORS_FILE.name}; ?: a gap in the vectors):"
     for verdict in survivors:
         reason = why[verdict.mutant.key]
         yield f"  {'E' if reason else '?'} {verdict.mutant.describe()}"
         yield f"      key: {verdict.mutant.key}"
         if reason:
             yield f"      why: {reason}"
-    run = [v.mutant for v in verdicts]
-    for entry in known if complete else ():  # a sample cannot tell a stale entry
-        if entry.pattern.split(":", 1)[0] in modules and not any(entry.covers(m) for m in run):
+    every = [*outside, *(v.mutant for v in verdicts)]
+    for entry in (*scope.outside, *scope.equivalent) if complete else ():
+        # A sample cannot tell a stale entry.
+        if entry.pattern.split(":", 1)[0] in modules and not any(entry.covers(m) for m in every):
             yield f"  stale entry in {SURVIVORS_FILE.name} (no such mutant): {entry.pattern}"
 
 
@@ -520,17 +545,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.serve:
         return serve(*args.serve)
     modules = tuple(args.module or MODULES)
-    chosen = _select(modules, args.sample, args.seed)
+    scope = read_scope()
+    selected = _select(modules, args.sample, args.seed)
+    outside = [m for m in selected if scope.why_outside(m)]
+    chosen = [m for m in selected if not scope.why_outside(m)]
     if args.list:
-        for mutant in chosen:
-            print(mutant.describe())
+        for mutant in selected:
+            print(("outside " if scope.why_outside(mutant) else "") + mutant.describe())
         return 0
     began = time.perf_counter()
     baseline = _first_failure(modules[0], "-", timeout=10.0)
     if baseline is not None:
         print(f"the unmutated spec fails its own vectors ({baseline}): nothing to measure")
         return 2
-    print(f"{len(chosen)} mutants of {', '.join(modules)}; {len(_cases())} vectors", flush=True)
+    print(
+        f"{len(chosen)} mutants of {', '.join(modules)} to run ({len(outside)} outside the "
+        f"protocol's reach); {len(_cases())} vectors",
+        flush=True,
+    )
     verdicts: list[Verdict] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for number, verdict in enumerate(pool.map(run_mutant, chosen), start=1):
@@ -552,7 +584,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "seconds": round(v.seconds, 3),
                 }
                 out.write(json.dumps(record) + "\n")
-    for line in _report(verdicts, modules, complete=args.sample is None):
+    for line in _report(verdicts, outside, scope, complete=args.sample is None):
         print(line)
     print(f"\n{time.perf_counter() - began:.0f} s")
     return 0

@@ -277,7 +277,7 @@ def position_of(state: State) -> Position:
         rules=state.rules,
         hands=[state.hand(s) for s in seats],
         discards=[state.discards(s) for s in seats],
-        line=state.line_tiles(),
+        line=state.tiles.unpack(state.line_mask),
         set_aside=state.set_aside,
         ends=state.ends,
         ending=state.ending,
