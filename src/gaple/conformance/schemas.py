@@ -189,9 +189,10 @@ def case_schema() -> JSON:
 
 def transcript_schema() -> JSON:
     """The schema of a transcript for ``gaple check`` (the form of gaple.io.state_to_json,
-    with an optional claimed ``result``)."""
+    with optional ``offered`` moves per action and at the end, and a claimed ``result``)."""
     pair = {"type": "array", "items": _NAT, "minItems": 2, "maxItems": 2}
     tiles = {"type": "array", "items": {"type": "array", "items": _TILE}}
+    action = _action()
     return {
         "$schema": DRAFT,
         "$id": BASE + "transcript",
@@ -203,6 +204,11 @@ def transcript_schema() -> JSON:
             "deal": {"$ref": "#/$defs/deal"},
             "first_hand": {"type": "boolean"},
             "actions": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+            "offered": {
+                "description": "The moves the engine offered after the last action (none once "
+                "the hand has ended).",
+                "$ref": "#/$defs/offered",
+            },
             "to_act": {"oneOf": [_SEAT, {"type": "null"}]},
             "line": {"type": "array", "items": pair},
             "ends": {"oneOf": [pair, {"type": "null"}]},
@@ -214,7 +220,18 @@ def transcript_schema() -> JSON:
         "required": ["rules", "deal", "actions"],
         "$defs": {
             "deal": {**_deal(), "required": ["hands"]},
-            "action": _action(),
+            "action": {
+                **action,
+                "properties": {
+                    **action["properties"],
+                    "offered": {
+                        "description": "The moves the engine offered (its legal moves) before "
+                        "this action; compared with the spec's as a set.",
+                        "$ref": "#/$defs/offered",
+                    },
+                },
+            },
+            "offered": {"type": "array", "items": _MOVE},
             "result": {**_result(), "required": []},
         },
     }
