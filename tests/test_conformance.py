@@ -257,7 +257,13 @@ def test_cli_run_reports_a_failure_with_its_rule(
     ("argv", "words"),
     [
         (["conformance", "run", "--reference", "--variant", "nope"], "unknown variant"),
-        (["conformance", "run", "--reference", "--timeout", "0"], "--timeout must be positive"),
+        # A timeout must be a finite number of seconds above 0: nan compares false with
+        # everything (it once switched the timeout off) and inf overflowed.
+        *(
+            (["conformance", "run", "--reference", "--timeout", bad], "--timeout must be finite")
+            for bad in ("0", "-1", "nan", "inf", "1e400")
+        ),
+        (["conformance", "fuzz", "--reference", "--timeout", "nan"], "--timeout must be finite"),
         (["conformance", "run", "--reference", "--cases", "/nonexistent"], "not a folder"),
         (["conformance", "run", "--reference", "--max-fail", "0"], "--max-fail"),
     ],
