@@ -30,6 +30,8 @@ from gaple.state import IllegalMove, MoveSyntaxError, State, apply, new_hand, pa
 
 __all__ = [
     "MAX_REPLY",
+    "SHOWN",
+    "STDERR_KEPT",
     "Engine",
     "EngineError",
     "ReferenceEngine",

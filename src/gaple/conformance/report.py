@@ -169,8 +169,8 @@ def summary_text(summary: Summary, *, shown: int = 20) -> str:
 def junit_xml(summary: Summary, *, name: str) -> str:
     """The run as JUnit XML: one test case per case, grouped by topic.
 
-    Text from the engine is escaped (:func:`printable`), so the file stays well-formed XML 1.0
-    whatever the engine wrote.
+    Text from the engine is escaped (:func:`~gaple.conformance.escape.printable`), so the file
+    stays well-formed XML 1.0 whatever the engine wrote.
     """
     suites = ET.Element("testsuites", name=printable(name), time=f"{summary.seconds:.3f}")
     by_topic: dict[str, list[CaseOutcome]] = {}
