@@ -308,6 +308,6 @@ def _fuzz(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{found.case['id']}.json"
     path.write_text(dumps(found.case), encoding="utf-8")
-    print(f"disagreement: {found.outcome.describe()}")
+    print(f"disagreement: {printable(found.outcome.describe(), limit=1000)}")
     print(f"minimal case written to {path}")
     return 1

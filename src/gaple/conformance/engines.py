@@ -81,7 +81,7 @@ class Validator:
             error = errors[0]
             path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path)
             msg = f"{name} message does not match protocol/{name}.schema.json at {path}: "
-            raise EngineError(msg + error.message)
+            raise EngineError(msg + printable(error.message, limit=SHOWN))
 
     def check_reply(self, request: str, reply: JSON) -> None:
         """Check a reply against the schemas of the replies allowed for ``request``."""
@@ -89,7 +89,8 @@ class Validator:
         names = REPLY_TO[request]
         name = next((n for n in names if n in (kind, f"{kind}-reply")), None)
         if name is None:
-            msg = f"reply of type {kind!r} to {request!r}; expected one of {', '.join(names)}"
+            shown = printable(repr(kind), limit=SHOWN)
+            msg = f"reply of type {shown} to {request!r}; expected one of {', '.join(names)}"
             raise EngineError(msg)
         self.check(name, reply)
 
