@@ -204,6 +204,15 @@ def test_verdicts_on_the_terminal(runs: dict[str, Run]) -> None:
     assert "engine evil\\x1b[2J\\x00\\u202e" in runs["control-characters"].out
 
 
+def test_endless_stderr_is_shown_as_its_escaped_end(runs: dict[str, Run]) -> None:
+    # The adapter writes "e" and ESC forever: the message keeps the last 200 characters of
+    # its only line, escaped (each ESC as the four characters \x1b).
+    for message in runs["endless-stderr"].messages():
+        shown = message.split("its stderr ends: ", 1)[1]
+        assert shown.endswith("e\\x1b" * 3)
+        assert len(shown) <= 200 * 4
+
+
 def test_the_child_that_outlived_its_adapter_was_killed(runs: dict[str, Run]) -> None:
     # The adapter and its child per case, plus the greeting adapter and its child.
     run = runs["children-outlive"]

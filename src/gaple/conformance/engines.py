@@ -153,7 +153,8 @@ class SubprocessEngine:
 
     def _stderr_said(self) -> str:
         text = self._stderr_tail.decode("utf-8", errors="replace")
-        lines = [printable(line, limit=SHOWN) for line in text.splitlines() if line.strip()]
+        # The end of each line: what an engine said last is what explains its failure.
+        lines = [printable(line[-SHOWN:]) for line in text.splitlines() if line.strip()]
         return f"; its stderr ends: {' | '.join(lines[-5:])}" if lines else ""
 
     def _keep_stderr(self, data: bytes) -> None:
@@ -209,11 +210,7 @@ class SubprocessEngine:
             msg = f"the engine did not read {kind!r} within {self.timeout:g} s (killed)"
             raise EngineError(msg) from None
         except OSError:
-            try:  # it has usually exited already: give it a moment to report its status
-                status = self._process.wait(timeout=1)
-            except subprocess.TimeoutExpired:
-                self.kill()
-                status = self._process.returncode
+            status = self._wait_briefly()
             msg = f"the engine stopped reading (exit status {status}){self._stderr_said()}"
             raise EngineError(msg) from None
         line = self._reply_line(kind, deadline)
@@ -245,7 +242,7 @@ class SubprocessEngine:
         if not newline and open_:
             self.kill()
             msg = f"no reply to {kind!r} within {self.timeout:g} s (killed)"
-            raise EngineError(msg)
+            raise EngineError(msg + self._stderr_said())
         if not newline:
             status = self._wait_briefly()
             msg = f"the engine exited with status {status} instead of answering {kind!r}"
@@ -254,6 +251,7 @@ class SubprocessEngine:
         return line
 
     def _wait_briefly(self) -> int | None:
+        """The exit status of an engine that has usually exited already, or of the killed one."""
         try:
             return self._process.wait(timeout=1)
         except subprocess.TimeoutExpired:
