@@ -125,6 +125,10 @@ class SubprocessEngine:
         self.command = command
         self.timeout = timeout
         self.validator = validator
+        # Everything kill() uses exists before the process does, so that kill_all() can end
+        # it however early an interruption comes.
+        self._group_killed = False
+        self._selector = selectors.DefaultSelector()
         try:
             self._process = subprocess.Popen(
                 command,
@@ -135,16 +139,15 @@ class SubprocessEngine:
                 start_new_session=True,
             )
         except OSError as error:
+            self._selector.close()
             msg = f"cannot start {printable(command)!r}: {error}"
             raise EngineError(msg) from None
         _LIVE.add(self)
-        self._group_killed = False
         streams = (self._process.stdin, self._process.stdout, self._process.stderr)
         self._stdin, self._stdout, self._stderr = (s.fileno() for s in streams if s is not None)
         for descriptor in (self._stdin, self._stdout, self._stderr):
             # Never block on the engine: every wait goes through the selector, with a deadline.
             os.set_blocking(descriptor, False)
-        self._selector = selectors.DefaultSelector()
         self._selector.register(self._stdout, selectors.EVENT_READ)
         self._selector.register(self._stderr, selectors.EVENT_READ)
         self._pending = bytearray()
