@@ -160,7 +160,7 @@ def _script(tmp_path: Path, body: str) -> str:
     ("body", "words"),
     [
         ("    sys.exit(3)\n", "exited with status 3"),
-        ("    time.sleep(30)\n", "no reply to 'start' within 0.5 s"),
+        ("    time.sleep(30)\n", "no reply to 'start' within 1.5 s"),
         ("    print('not json', flush=True)\n", "not JSON"),
         ("    print(json.dumps({'type': 'error', 'message': 'boom'}), flush=True)\n", "boom"),
     ],
@@ -173,7 +173,8 @@ def test_a_misbehaving_engine_is_errored_and_restarted_for_each_case(
 
     def make() -> SubprocessEngine:
         starts.append(1)
-        return SubprocessEngine(command, timeout=0.5)
+        # The timeout covers the adapter's start too: 0.5 s was too short on a loaded machine.
+        return SubprocessEngine(command, timeout=1.5)
 
     summary = run_suite(cases[:3], make)
     assert [o.status for o in summary.outcomes] == ["errored"] * 3
