@@ -160,7 +160,7 @@ def _script(tmp_path: Path, body: str) -> str:
     ("body", "words"),
     [
         ("    sys.exit(3)\n", "exited with status 3"),
-        ("    time.sleep(30)\n", "no reply to 'start' within 0.5 s"),
+        ("    time.sleep(30)\n", "no reply to 'start' within 1.5 s"),
         ("    print('not json', flush=True)\n", "not JSON"),
         ("    print(json.dumps({'type': 'error', 'message': 'boom'}), flush=True)\n", "boom"),
     ],
@@ -173,7 +173,8 @@ def test_a_misbehaving_engine_is_errored_and_restarted_for_each_case(
 
     def make() -> SubprocessEngine:
         starts.append(1)
-        return SubprocessEngine(command, timeout=0.5)
+        # The timeout covers the adapter's start too: 0.5 s was too short on a loaded machine.
+        return SubprocessEngine(command, timeout=1.5)
 
     summary = run_suite(cases[:3], make)
     assert [o.status for o in summary.outcomes] == ["errored"] * 3
@@ -257,7 +258,13 @@ def test_cli_run_reports_a_failure_with_its_rule(
     ("argv", "words"),
     [
         (["conformance", "run", "--reference", "--variant", "nope"], "unknown variant"),
-        (["conformance", "run", "--reference", "--timeout", "0"], "--timeout must be positive"),
+        # A timeout must be a finite number of seconds above 0: nan compares false with
+        # everything (it once switched the timeout off) and inf overflowed.
+        *(
+            (["conformance", "run", "--reference", "--timeout", bad], "--timeout must be finite")
+            for bad in ("0", "-1", "nan", "inf", "1e400")
+        ),
+        (["conformance", "fuzz", "--reference", "--timeout", "nan"], "--timeout must be finite"),
         (["conformance", "run", "--reference", "--cases", "/nonexistent"], "not a folder"),
         (["conformance", "run", "--reference", "--max-fail", "0"], "--max-fail"),
     ],

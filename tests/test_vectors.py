@@ -244,3 +244,87 @@ def test_scoring_examples_give_the_results_the_sources_state(
                 assert {seat: result[name][seat] for seat in value} == value, case_id
             else:
                 assert result[name] == value, (case_id, name)
+
+
+# Files only where asked: the build writes into a new, empty or gaple-marked folder, never
+# through a link, and deletes only its own stale files.
+
+
+def test_build_refuses_a_link_planted_inside_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    outside.mkdir()
+    assert main(["vectors", "build", "--out", str(out)]) == 0
+    # vectors/v1/play now leads outside: a build following it would write there.
+    play = out / VECTORS_DIR / "play"
+    for path in play.iterdir():
+        path.unlink()
+    play.rmdir()
+    play.symlink_to(outside, target_is_directory=True)
+    capsys.readouterr()
+    assert main(["vectors", "build", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{play}: a symbolic link" in err
+    assert len(err.strip().splitlines()) == 1
+    assert list(outside.iterdir()) == []
+
+
+def test_build_refuses_a_linked_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, victim = tmp_path / "out", tmp_path / "victim.txt"
+    victim.write_text("mine")
+    assert main(["vectors", "build", "--out", str(out)]) == 0
+    schema = out / "schema" / "case.schema.json"
+    schema.unlink()
+    schema.symlink_to(victim)
+    assert main(["vectors", "build", "--out", str(out)]) == 2
+    assert "case.schema.json: a symbolic link" in capsys.readouterr().err
+    assert victim.read_text() == "mine"
+
+
+def test_the_folder_as_given_may_itself_be_a_link(tmp_path: Path) -> None:
+    # The link the user names is where they asked for the files; only links inside are refused.
+    real, named = tmp_path / "real", tmp_path / "named"
+    real.mkdir()
+    named.symlink_to(real, target_is_directory=True)
+    assert main(["vectors", "build", "--out", str(named)]) == 0
+    assert (real / "schema" / "case.schema.json").is_file()
+
+
+def test_build_refuses_a_folder_it_does_not_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "notes.json").write_text("{}")
+    assert main(["vectors", "build", "--out", str(tmp_path)]) == 2
+    assert "not written by gaple vectors build" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.json"]
+
+
+def test_build_prunes_only_its_own_stale_files(tmp_path: Path) -> None:
+    assert main(["vectors", "build", "--out", str(tmp_path)]) == 0
+    stale = tmp_path / VECTORS_DIR / "play" / "invented.json"
+    stale.write_text("{}")
+    # Not under schema/, protocol/ or vectors/v1/, or not *.json: not the build's to delete.
+    kept = [tmp_path / "notes.json", tmp_path / VECTORS_DIR / "play" / "README.txt"]
+    for path in kept:
+        path.write_text("mine")
+    assert main(["vectors", "build", "--out", str(tmp_path)]) == 0
+    assert not stale.exists()
+    assert all(path.read_text() == "mine" for path in kept)
+
+
+def test_check_compares_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vectors", "build", "--out", str(tmp_path)]) == 0
+    crlf = tmp_path / "schema" / "case.schema.json"
+    crlf.write_bytes(crlf.read_bytes().replace(b"\n", b"\r\n"))
+    latin = tmp_path / VECTORS_DIR / "play" / "play-domino4d-e002.json"
+    latin.write_bytes(latin.read_bytes() + b"\xe9")  # not UTF-8
+    capsys.readouterr()
+    assert main(["vectors", "check", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "case.schema.json: differs" in out
+    assert "play-domino4d-e002.json: differs" in out
+    assert "2 file(s) differ" in out
+    # The same two files restored: equal again (the check does not just always fail).
+    assert main(["vectors", "build", "--out", str(tmp_path)]) == 0
+    assert main(["vectors", "check", "--out", str(tmp_path)]) == 0

@@ -1,17 +1,24 @@
 """``gaple conformance``: run the suite against an engine, fuzz it, or serve gaple as one.
 
 ``run`` drives an adapter over protocol v1 (``spec/PROTOCOL.md``) through every case and exits
-0 when everything checked passed, 1 when a case failed or errored; ``fuzz`` searches for a
+0 when everything checked passed, 1 when a case failed or errored, 3 when nothing was checked
+(every case skipped), 130 or 143 when SIGINT or SIGTERM stopped it (the report and JUnit file
+are complete either way, and no engine process is left); ``fuzz`` searches for a
 disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+import attrs
 
 from gaple.cli.common import UsageError, add_variant, rules_from_args
 from gaple.conformance.cases import LEVELS
@@ -21,10 +28,12 @@ from gaple.conformance.engines import (
     ReferenceEngine,
     SubprocessEngine,
     Validator,
+    kill_all,
     serve,
 )
+from gaple.conformance.escape import printable
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
-from gaple.conformance.runner import hello, run_suite
+from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, run_suite
 from gaple.io import rules_to_json
 from gaple.presets import UnknownPreset, find_preset
 
@@ -89,8 +98,8 @@ def _engine_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _engine_factory(args: argparse.Namespace) -> Callable[[], Engine]:
-    if args.timeout <= 0:
-        msg = f"--timeout must be positive, got {args.timeout}"
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
+        msg = f"--timeout must be finite and above 0 (seconds), got {args.timeout}"
         raise UsageError(msg)
     if args.reference:
         return ReferenceEngine
@@ -108,11 +117,11 @@ def _preflight(make_engine: Callable[[], Engine]) -> None:
     try:
         engine = make_engine()
     except EngineError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(printable(str(error))) from None
     try:
         hello(engine)
     except EngineError as error:
-        msg = f"the engine does not answer hello: {error}"
+        msg = f"the engine does not answer hello: {printable(str(error))}"
         raise UsageError(msg) from None
     finally:
         engine.close()
@@ -142,59 +151,128 @@ def _cases(args: argparse.Namespace) -> list[dict[str, Any]]:
     return cases
 
 
+NOTHING_CHECKED = 3
+"""Exit status of a run in which no case was played (every one skipped, or none selected)."""
+
+_EXIT = {"conforms": 0, "does not conform": 1, "nothing checked": NOTHING_CHECKED}
+
+
+class _Signals:
+    """SIGINT and SIGTERM end the run like Ctrl-C (a :class:`KeyboardInterrupt`) once; a
+    second one is only noted, so the cleanup (bounded in time) always finishes."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self.raising = True
+        self._saved: dict[int, Any] = {}
+
+    def __enter__(self) -> _Signals:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            self._saved[number] = signal.signal(number, self._handle)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for number, handler in self._saved.items():
+            signal.signal(number, handler)
+
+    def _handle(self, number: int, _frame: object) -> None:
+        first = self.received is None
+        self.received = self.received or number
+        if first and self.raising:
+            self.raising = False
+            raise KeyboardInterrupt
+
+    def status(self) -> int:
+        """128 plus the first signal's number (130 for SIGINT, 143 for SIGTERM)."""
+        return 128 + (self.received or signal.SIGINT)
+
+
 def _run(args: argparse.Namespace) -> int:
     make_engine = _engine_factory(args)
     if args.max_fail is not None and args.max_fail < 1:
         msg = f"--max-fail must be at least 1, got {args.max_fail}"
         raise UsageError(msg)
-    cases = _cases(args)
-    _preflight(make_engine)
+    with _Signals() as signals:
+        try:
+            return _run_reported(args, make_engine, signals)
+        finally:
+            kill_all()
+
+
+def _run_reported(
+    args: argparse.Namespace, make_engine: Callable[[], Engine], signals: _Signals
+) -> int:
+    """The run, with a report and JUnit file that are complete however it ends: normally, on
+    a usage error or on a signal at any moment."""
     levels = args.level or list(LEVELS)
     impl = "gaple (reference, in process)" if args.reference else args.impl
-    report_stream = None
-    try:
-        if args.report is not None:
-            report_stream = args.report.open("w", encoding="utf-8")
-    except OSError as error:
-        msg = f"--report {args.report}: {error.strerror}"
-        raise UsageError(msg) from None
-    report = (
-        JsonLinesReport(report_stream, impl=impl, total=len(cases), levels=levels)
-        if report_stream
-        else None
-    )
-    progress = Progress(sys.stderr, len(cases))
+    stream = _open_report(args.report)
+    report = JsonLinesReport(stream, impl=impl, total=0, levels=levels) if stream else None
+    progress = Progress(sys.stderr, 0)
+    outcomes: list[CaseOutcome] = []
+    greeted: list[EngineInfo] = []
 
-    def on_case(outcome: Any) -> None:
+    def on_hello(info: EngineInfo) -> None:
+        greeted.append(info)
+        if report is not None:
+            report.header(info)
+
+    def on_case(outcome: CaseOutcome) -> None:
+        outcomes.append(outcome)
         progress.update(outcome)
         if report is not None:
             report.case(outcome)
 
+    began = time.perf_counter()
+    refused: UsageError | None = None
     try:
+        cases = _cases(args)
+        progress.total = len(cases)
+        if report is not None:
+            report.total = len(cases)
+        _preflight(make_engine)
         summary = run_suite(
             cases,
             make_engine,
             levels=levels,
             max_fail=args.max_fail,
-            on_hello=None if report is None else report.header,
+            on_hello=on_hello,
             on_case=on_case,
         )
-        progress.finish()
-        if report is not None:
-            report.footer(summary)
-    finally:
-        if report_stream is not None:
-            report_stream.close()
-    print(summary_text(summary))
+    except (KeyboardInterrupt, UsageError) as error:
+        refused = error if isinstance(error, UsageError) else None
+        engine = greeted[0] if greeted else None
+        seconds = time.perf_counter() - began
+        summary = Summary(tuple(outcomes), seconds, engine, False, interrupted=refused is None)
+    signals.raising = False  # from here on a signal only changes the exit status
+    if signals.received is not None:
+        summary = attrs.evolve(summary, interrupted=True)
+    progress.finish()
+    if report is not None and stream is not None:
+        report.footer(summary)
+        stream.close()
     if args.junit is not None:
-        try:
-            args.junit.write_text(junit_xml(summary, name=impl), encoding="utf-8")
-        except OSError as error:
-            msg = f"--junit {args.junit}: {error.strerror}"
-            raise UsageError(msg) from None
-    if summary.interrupted:
-        return 130
-    return 0 if summary.ok else 1
+        _write_junit(args.junit, junit_xml(summary, name=impl))
+    if refused is not None:
+        raise refused
+    print(summary_text(summary))
+    return signals.status() if summary.interrupted else _EXIT[summary.verdict]
+
+
+def _open_report(path: Path | None) -> IO[str] | None:
+    try:
+        return None if path is None else path.open("w", encoding="utf-8")
+    except OSError as error:
+        msg = f"--report {path}: {error.strerror}"
+        raise UsageError(msg) from None
+
+
+def _write_junit(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        msg = f"--junit {path}: {error.strerror}"
+        raise UsageError(msg) from None
 
 
 def _fuzz(args: argparse.Namespace) -> int:
@@ -216,7 +294,7 @@ def _fuzz(args: argparse.Namespace) -> int:
             make_engine, preset, examples=args.examples, seed=args.seed, overrides=overrides
         )
     except EngineError as error:
-        msg = f"the engine cannot be started: {error}"
+        msg = f"engine error: {error}"
         raise UsageError(msg) from None
     except Unsupported as error:
         msg = f"the engine does not play this variant: {error}"
@@ -230,6 +308,6 @@ def _fuzz(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{found.case['id']}.json"
     path.write_text(dumps(found.case), encoding="utf-8")
-    print(f"disagreement: {found.outcome.describe()}")
+    print(f"disagreement: {printable(found.outcome.describe(), limit=1000)}")
     print(f"minimal case written to {path}")
     return 1

@@ -1,7 +1,9 @@
 """``gaple vectors``: build the conformance vectors and schemas from the spec, or check them.
 
-``build`` writes ``spec/`` (schemas, protocol schemas, one file per case) deterministically;
-``check`` rebuilds in memory and exits 1 if any committed file differs, is missing or is stale.
+``build`` writes ``spec/`` (schemas, protocol schemas, one file per case) deterministically,
+only into a new, empty or gaple-marked folder and never through a symbolic link; ``check``
+rebuilds in memory and exits 1 if any committed file differs (byte for byte), is missing or is
+stale.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from gaple.cli.common import UsageError
-from gaple.conformance.vectors import VECTORS_DIR, build, check, write
+from gaple.conformance.vectors import VECTORS_DIR, UnsafeTarget, build, check, write
 
 __all__ = ["register"]
 
@@ -42,6 +44,8 @@ def _build(args: argparse.Namespace) -> int:
     files = build()
     try:
         write(args.out, files)
+    except UnsafeTarget as error:
+        raise UsageError(str(error)) from None
     except OSError as error:
         msg = f"cannot write under {args.out}: {error}"
         raise UsageError(msg) from None

@@ -9,29 +9,35 @@ itself, in process, for self-checks and timing.
 
 from __future__ import annotations
 
-import collections
+import contextlib
 import importlib
 import importlib.metadata
 import json
 import os
-import queue
+import select
+import selectors
 import signal
 import subprocess
-import threading
+import time
 from typing import IO, Any, Protocol
 
 from gaple.conformance.cases import LEVELS, observe, result_json
+from gaple.conformance.escape import printable
 from gaple.conformance.schemas import PROTOCOL_SCHEMAS, REPLY_TO
 from gaple.deal import InvalidDeal
 from gaple.io import FormatError, deal_from_json, rules_from_json
 from gaple.state import IllegalMove, MoveSyntaxError, State, apply, new_hand, parse_move
 
 __all__ = [
+    "MAX_REPLY",
+    "SHOWN",
+    "STDERR_KEPT",
     "Engine",
     "EngineError",
     "ReferenceEngine",
     "SubprocessEngine",
     "Validator",
+    "kill_all",
     "serve",
 ]
 
@@ -75,7 +81,7 @@ class Validator:
             error = errors[0]
             path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path)
             msg = f"{name} message does not match protocol/{name}.schema.json at {path}: "
-            raise EngineError(msg + error.message)
+            raise EngineError(msg + printable(error.message, limit=SHOWN))
 
     def check_reply(self, request: str, reply: JSON) -> None:
         """Check a reply against the schemas of the replies allowed for ``request``."""
@@ -83,13 +89,35 @@ class Validator:
         names = REPLY_TO[request]
         name = next((n for n in names if n in (kind, f"{kind}-reply")), None)
         if name is None:
-            msg = f"reply of type {kind!r} to {request!r}; expected one of {', '.join(names)}"
+            shown = printable(repr(kind), limit=SHOWN)
+            msg = f"reply of type {shown} to {request!r}; expected one of {', '.join(names)}"
             raise EngineError(msg)
         self.check(name, reply)
 
 
+MAX_REPLY = 1 << 20
+"""The longest reply line the runner reads, in bytes (1 MiB); a longer one errors the case."""
+
+SHOWN = 200
+"""How many characters of a bad reply an error message keeps."""
+
+STDERR_KEPT = 4096
+"""How many bytes of the end of the engine's stderr are kept to show when it fails."""
+
+_CHUNK = 1 << 16
+
+_LIVE: set[SubprocessEngine] = set()
+"""Engines started and not yet killed, so that :func:`kill_all` can end them on any path."""
+
+
 class SubprocessEngine:
-    """An adapter command driven over stdin/stdout, one JSON object per line."""
+    """An adapter command driven over stdin/stdout, one JSON object per line.
+
+    The adapter runs in its own session, so its whole process group (children included) is
+    killed when it fails and when it is closed. Reads are bounded: a reply line longer than
+    :data:`MAX_REPLY` is an error, and only the last :data:`STDERR_KEPT` bytes of stderr are
+    kept, whatever the engine writes.
+    """
 
     def __init__(
         self, command: str, *, timeout: float = 10.0, validator: Validator | None = None
@@ -97,6 +125,10 @@ class SubprocessEngine:
         self.command = command
         self.timeout = timeout
         self.validator = validator
+        # Everything kill() uses exists before the process does, so that kill_all() can end
+        # it however early an interruption comes.
+        self._group_killed = False
+        self._selector = selectors.DefaultSelector()
         try:
             self._process = subprocess.Popen(
                 command,
@@ -104,98 +136,167 @@ class SubprocessEngine:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
                 start_new_session=True,
             )
         except OSError as error:
-            msg = f"cannot start {command!r}: {error}"
+            self._selector.close()
+            msg = f"cannot start {printable(command)!r}: {error}"
             raise EngineError(msg) from None
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._stderr: collections.deque[str] = collections.deque(maxlen=5)
-        assert self._process.stdout is not None
-        assert self._process.stderr is not None
-        self._reader(self._process.stdout, self._lines.put)
-        self._reader(self._process.stderr, self._stderr.append)
+        _LIVE.add(self)
+        streams = (self._process.stdin, self._process.stdout, self._process.stderr)
+        self._stdin, self._stdout, self._stderr = (s.fileno() for s in streams if s is not None)
+        for descriptor in (self._stdin, self._stdout, self._stderr):
+            # Never block on the engine: every wait goes through the selector, with a deadline.
+            os.set_blocking(descriptor, False)
+        self._selector.register(self._stdout, selectors.EVENT_READ)
+        self._selector.register(self._stderr, selectors.EVENT_READ)
+        self._pending = bytearray()
+        self._stdout_open = True
+        self._stderr_tail = bytearray()
 
-    @staticmethod
-    def _reader(stream: IO[str], sink: Any) -> None:
-        def pump() -> None:
-            for line in stream:
-                sink(line.rstrip("\n"))
-            sink(None)
+    def _stderr_said(self) -> str:
+        text = self._stderr_tail.decode("utf-8", errors="replace")
+        # The end of each line: what an engine said last is what explains its failure.
+        lines = [printable(line[-SHOWN:]) for line in text.splitlines() if line.strip()]
+        return f"; its stderr ends: {' | '.join(lines[-5:])}" if lines else ""
 
-        threading.Thread(target=pump, daemon=True).start()
+    def _keep_stderr(self, data: bytes) -> None:
+        self._stderr_tail += data
+        del self._stderr_tail[:-STDERR_KEPT]
 
-    def _stderr_tail(self) -> str:
-        lines = [line for line in self._stderr if line]
-        return f"; its stderr ends: {' | '.join(lines)}" if lines else ""
+    def _pump(self, deadline: float) -> bool:
+        """Read what the engine writes until a reply line is complete (or too long) or
+        ``deadline`` passes; returns whether stdout is still open. Nothing more is read from
+        stdout once a line is complete, so memory stays bounded whatever the engine writes."""
+        while b"\n" not in self._pending and len(self._pending) <= MAX_REPLY:
+            if not self._stdout_open:
+                return False
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            # Waits of at most a second: a huge --timeout cannot overflow the selector.
+            for key, _events in self._selector.select(min(remaining, 1.0)):
+                try:
+                    data = os.read(key.fd, _CHUNK)
+                except BlockingIOError:
+                    continue
+                if not data:
+                    self._selector.unregister(key.fd)
+                    self._stdout_open &= key.fd != self._stdout
+                elif key.fd == self._stdout:
+                    self._pending += data
+                else:
+                    self._keep_stderr(data)
+        return self._stdout_open
+
+    def _send(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            try:
+                view = view[os.write(self._stdin, view) :]
+            except BlockingIOError:  # the engine is not reading: wait for room in the pipe
+                select.select([], [self._stdin], [], min(remaining, 1.0))
 
     def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
         """Send one request and wait up to ``timeout`` seconds for the reply line."""
+        kind = message["type"]
         if self.validator is not None:
-            self.validator.check(str(message["type"]), message)
-        stdin = self._process.stdin
-        assert stdin is not None
+            self.validator.check(str(kind), message)
+        deadline = time.monotonic() + self.timeout
         try:
-            stdin.write(json.dumps(message) + "\n")
-            stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            try:  # it has usually exited already: give it a moment to report its status
-                status = self._process.wait(timeout=1)
-            except subprocess.TimeoutExpired:
-                self.kill()
-                status = self._process.returncode
-            msg = f"the engine stopped reading (exit status {status}){self._stderr_tail()}"
-            raise EngineError(msg) from None
-        try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
+            self._send((json.dumps(message) + "\n").encode(), deadline)
+        except TimeoutError:
             self.kill()
-            msg = f"no reply to {message['type']!r} within {self.timeout:g} s (killed)"
+            msg = f"the engine did not read {kind!r} within {self.timeout:g} s (killed)"
             raise EngineError(msg) from None
-        if line is None:
-            status = self._process.wait()
-            msg = f"the engine exited with status {status} instead of answering {message['type']!r}"
-            raise EngineError(msg + self._stderr_tail())
+        except OSError:
+            status = self._wait_briefly()
+            msg = f"the engine stopped reading (exit status {status}){self._stderr_said()}"
+            raise EngineError(msg) from None
+        line = self._reply_line(kind, deadline)
         try:
-            reply = json.loads(line)
-        except json.JSONDecodeError:
+            reply = json.loads(line.decode("utf-8", errors="replace"))
+        except (ValueError, RecursionError):  # not JSON, an integer too long, nested too deep
             self.kill()
-            msg = f"unreadable reply to {message['type']!r} (not JSON): {line[:120]!r}"
+            msg = f"unreadable reply to {kind!r} (not JSON): {_shown(line)}"
             raise EngineError(msg) from None
         if not isinstance(reply, dict):
-            msg = f"reply to {message['type']!r} is not a JSON object: {line[:120]!r}"
+            msg = f"reply to {kind!r} is not a JSON object: {_shown(line)}"
             raise EngineError(msg)
         if self.validator is not None:
-            self.validator.check_reply(str(message["type"]), reply)
+            self.validator.check_reply(str(kind), reply)
         if reply.get("type") == "error":
-            msg = f"the engine answered {message['type']!r} with an error: {reply.get('message')}"
+            said = reply.get("message")
+            text = said if isinstance(said, str) else json.dumps(said)
+            msg = f"the engine answered {kind!r} with an error: {printable(text, limit=SHOWN)}"
             raise EngineError(msg)
         return reply
 
+    def _reply_line(self, kind: object, deadline: float) -> bytes:
+        open_ = self._pump(deadline)
+        line, newline, rest = bytes(self._pending).partition(b"\n")
+        if len(line) > MAX_REPLY:
+            self.kill()
+            msg = f"reply to {kind!r} is longer than {MAX_REPLY} bytes; it begins {_shown(line)}"
+            raise EngineError(msg)
+        if not newline and open_:
+            self.kill()
+            msg = f"no reply to {kind!r} within {self.timeout:g} s (killed)"
+            raise EngineError(msg + self._stderr_said())
+        if not newline:
+            status = self._wait_briefly()
+            msg = f"the engine exited with status {status} instead of answering {kind!r}"
+            raise EngineError(msg + self._stderr_said())
+        self._pending = bytearray(rest)
+        return line
+
+    def _wait_briefly(self) -> int | None:
+        """The exit status of an engine that has usually exited already, or of the killed one."""
+        try:
+            return self._process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return self._process.returncode
+
     def kill(self) -> None:
-        """Kill the engine's whole process group."""
-        if self._process.poll() is None:
-            try:
+        """Kill the engine's whole process group, even when the adapter itself has exited:
+        its children may still be running."""
+        if not self._group_killed:
+            self._group_killed = True
+            with contextlib.suppress(ProcessLookupError):  # the group is already empty
                 os.killpg(self._process.pid, signal.SIGKILL)
-            except OSError:
-                self._process.kill()
-            self._process.wait()
+        self._process.wait()
+        _LIVE.discard(self)
+        for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
+            if stream is not None:
+                stream.close()
+        self._selector.close()
 
     def close(self) -> None:
-        """Say bye, give the engine a moment to exit, then kill it."""
-        if self._process.poll() is None:
+        """Say bye, give the engine a moment to exit, then kill what is left of its group."""
+        if not self._group_killed and self._process.poll() is None:
             try:
+                grace = time.monotonic() + min(self.timeout, 2.0)
+                self._send(b'{"type": "bye"}\n', grace)
                 assert self._process.stdin is not None
-                self._process.stdin.write(json.dumps({"type": "bye"}) + "\n")
                 self._process.stdin.close()
-                self._process.wait(timeout=min(self.timeout, 2.0))
-            except (OSError, ValueError, subprocess.TimeoutExpired):
+                self._process.wait(timeout=max(grace - time.monotonic(), 0.0))
+            except (OSError, TimeoutError, subprocess.TimeoutExpired):
                 pass
         self.kill()
+
+
+def kill_all() -> None:
+    """Kill every engine still running, with its process group (the last step of any exit)."""
+    for engine in list(_LIVE):
+        engine.kill()
+
+
+def _shown(line: bytes) -> str:
+    return repr(printable(line[: SHOWN * 4].decode("utf-8", errors="replace"), limit=SHOWN))
 
 
 class ReferenceEngine:

@@ -118,13 +118,14 @@ def fuzz(
     """Search ``examples`` hands of ``preset`` for a disagreement; the shrunk one, or ``None``.
 
     Raises:
-        EngineError: the engine cannot even be started and greeted.
+        EngineError: the engine cannot even be started and greeted, or it crashed, hung or
+            answered out of protocol during the search (never reported as a disagreement).
         Unsupported: the engine declines the variant.
     """
     rules = find_preset(preset).rules.replace(**(overrides or {}))
     actions = _all_actions(rules)
     full = tile_set(rules.max_pip).tiles
-    holder: dict[str, Any] = {"engine": None, "info": None}
+    holder: dict[str, Any] = {"engine": None, "info": None, "broken": None}
     found: list[Finding] = []
 
     def engine() -> tuple[Engine, EngineInfo]:
@@ -159,6 +160,8 @@ def fuzz(
     def probe(
         order: list[Any], first_seat: int, first_hand: bool, choices: list[tuple[bool, int]]
     ) -> None:
+        if holder["broken"] is not None:
+            return
         size = rules.hand_size
         dealt = rules.players * size
         deal = Deal(
@@ -172,7 +175,9 @@ def fuzz(
         outcome, case = attempt(deal, steps, first)
         if outcome.status == "skipped":
             raise Unsupported(outcome.message)
-        if outcome.status not in ("failed", "errored"):
+        if outcome.status != "failed":
+            # An error (crash, hang) is the engine's, not a rules case to shrink and write.
+            holder["broken"] = outcome.message if outcome.status == "errored" else None
             return
         if outcome.step is not None and outcome.step < len(steps):
             # The steps after the divergence add nothing: keep the shorter case if it still fails.
@@ -212,6 +217,8 @@ def fuzz(
     finally:
         if holder["engine"] is not None:
             holder["engine"].close()
+    if holder["broken"] is not None:
+        raise EngineError("the engine failed during the search: " + holder["broken"])
     return None
 
 

@@ -11,9 +11,13 @@ from datetime import UTC, datetime
 from typing import IO, Any
 
 from gaple.conformance.cases import LEVELS
+from gaple.conformance.escape import printable
 from gaple.conformance.runner import STATUSES, CaseOutcome, EngineInfo, Summary
 
 __all__ = ["JsonLinesReport", "Progress", "junit_xml", "summary_text"]
+
+_SHOWN = 1000
+"""Characters of one outcome shown on the terminal and in JUnit (a reply can be a megabyte)."""
 
 
 class Progress:
@@ -69,7 +73,9 @@ class JsonLinesReport:
         self._header = False
 
     def _write(self, record: dict[str, Any]) -> None:
-        self.stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        # ASCII only: text from the engine may hold lone surrogates, which no UTF-8 encoder
+        # writes; escaped, they stay valid JSON.
+        self.stream.write(json.dumps(record) + "\n")
         self.stream.flush()
 
     def header(self, engine: EngineInfo | None) -> None:
@@ -104,6 +110,7 @@ class JsonLinesReport:
                 "seconds": round(summary.seconds, 3),
                 "stopped_early": summary.stopped_early,
                 "interrupted": summary.interrupted,
+                "verdict": summary.verdict,
             }
         )
 
@@ -135,28 +142,37 @@ def summary_text(summary: Summary, *, shown: int = 20) -> str:
     if engine is not None:
         rows.insert(
             0,
-            f"engine {engine.name} {engine.version} (levels {', '.join(engine.levels) or 'none'}; "
+            f"engine {printable(engine.name, limit=_SHOWN)} "
+            f"{printable(engine.version, limit=_SHOWN)} "
+            f"(levels {', '.join(engine.levels) or 'none'}; "
             f"error codes {'yes' if engine.error_codes else 'no'})",
         )
     bad = [o for o in summary.outcomes if o.status in ("failed", "errored")]
     for outcome in bad[:shown]:
-        rows.append(f"{outcome.status.upper()} {outcome.describe()}")
+        rows.append(f"{outcome.status.upper()} {printable(outcome.describe(), limit=_SHOWN)}")
     if len(bad) > shown:
         rows.append(f"... and {len(bad) - shown} more (see --report)")
     skipped = Counter(o.message for o in summary.outcomes if o.status == "skipped")
-    rows.extend(f"skipped {n}: {reason}" for reason, n in skipped.most_common(5))
+    rows.extend(
+        f"skipped {n}: {printable(reason, limit=_SHOWN)}" for reason, n in skipped.most_common(5)
+    )
     if summary.stopped_early:
         rows.append("stopped early (--max-fail reached)")
     if summary.interrupted:
         rows.append("interrupted: the counts cover the cases finished")
-    verdict = "CONFORMS" if summary.ok else "DOES NOT CONFORM"
-    rows.append(f"{verdict}: {len(summary.outcomes)} cases in {summary.seconds:.2f} s")
+    rows.append(
+        f"{summary.verdict.upper()}: {len(summary.outcomes)} cases in {summary.seconds:.2f} s"
+    )
     return "\n".join(rows)
 
 
 def junit_xml(summary: Summary, *, name: str) -> str:
-    """The run as JUnit XML: one test case per case, grouped by topic."""
-    suites = ET.Element("testsuites", name=name, time=f"{summary.seconds:.3f}")
+    """The run as JUnit XML: one test case per case, grouped by topic.
+
+    Text from the engine is escaped (:func:`~gaple.conformance.escape.printable`), so the file
+    stays well-formed XML 1.0 whatever the engine wrote.
+    """
+    suites = ET.Element("testsuites", name=printable(name), time=f"{summary.seconds:.3f}")
     by_topic: dict[str, list[CaseOutcome]] = {}
     for outcome in summary.outcomes:
         by_topic.setdefault(outcome.topic, []).append(outcome)
@@ -179,15 +195,14 @@ def junit_xml(summary: Summary, *, name: str) -> str:
                 name=outcome.case,
                 time=f"{outcome.seconds:.4f}",
             )
+            said = printable(outcome.describe(), limit=_SHOWN)
             if outcome.status == "failed":
-                failure = ET.SubElement(
-                    element, "failure", message=outcome.describe(), type=outcome.rule or ""
-                )
-                failure.text = outcome.describe()
+                failure = ET.SubElement(element, "failure", message=said, type=outcome.rule or "")
+                failure.text = said
             elif outcome.status == "errored":
-                ET.SubElement(element, "error", message=outcome.message)
+                ET.SubElement(element, "error", message=printable(outcome.message, limit=_SHOWN))
             elif outcome.status == "skipped":
-                ET.SubElement(element, "skipped", message=outcome.message)
+                ET.SubElement(element, "skipped", message=printable(outcome.message, limit=_SHOWN))
     ET.indent(suites)
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"

@@ -10,6 +10,7 @@ values.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -19,10 +20,12 @@ from attrs import field, frozen
 from gaple.conformance.cases import LEVELS, error_level, move_rule
 from gaple.conformance.compare import Difference, compare_observation, compare_result
 from gaple.conformance.engines import Engine, EngineError
+from gaple.conformance.escape import printable
+from gaple.conformance.shapes import reply_problem
 from gaple.io import FormatError, deal_from_json, rules_from_json
 from gaple.state import IllegalMove, State, apply, new_hand, parse_move
 
-__all__ = ["CaseOutcome", "EngineInfo", "Summary", "hello", "run_case", "run_suite"]
+__all__ = ["CaseOutcome", "EngineInfo", "Summary", "ask", "hello", "run_case", "run_suite"]
 
 JSON = Any
 
@@ -95,26 +98,41 @@ class CaseOutcome:
         return f"{self.case}: {self.message}"
 
 
+def ask(engine: Engine, message: dict[str, JSON]) -> dict[str, JSON]:
+    """Send ``message`` and return the reply once its shape is checked.
+
+    Raises:
+        EngineError: the engine failed, or a field of the reply has the wrong type.
+    """
+    reply = engine.request(message)
+    problem = reply_problem(str(message["type"]), reply)
+    if problem is not None:
+        raise EngineError(problem)
+    return reply
+
+
 def hello(engine: Engine) -> EngineInfo:
     """Greet the engine and read what it supports.
 
     Raises:
         EngineError: the reply is not a protocol v1 hello.
     """
-    reply = engine.request({"type": "hello", "protocol": 1})
-    if reply.get("type") != "hello" or reply.get("protocol") != 1:
-        msg = f"expected a protocol 1 hello, got {reply!r}"
+    reply = ask(engine, {"type": "hello", "protocol": 1})
+    if reply.get("type") != "hello":
+        msg = f"expected a protocol 1 hello, got {_show(reply)}"
         raise EngineError(msg)
-    levels = reply.get("levels")
-    if not isinstance(levels, list) or not set(levels) <= set(LEVELS):
-        msg = f"hello: levels must be a list drawn from {', '.join(LEVELS)}, got {levels!r}"
-        raise EngineError(msg)
+    levels = reply["levels"]
     return EngineInfo(
-        name=str(reply.get("name", "?")),
-        version=str(reply.get("version", "")),
+        name=reply["name"],
+        version=reply.get("version", ""),
         levels=tuple(level for level in LEVELS if level in levels),
-        error_codes=reply.get("error_codes") is True,
+        error_codes=reply["error_codes"],
     )
+
+
+def _show(reply: Mapping[str, JSON]) -> str:
+    """A reply in a message: escaped, and cut short (it may be up to a megabyte)."""
+    return printable(json.dumps(reply), limit=200)
 
 
 class _Failed(Exception):
@@ -146,22 +164,23 @@ def run_case(
             message=f"needs level {', '.join(missing)}, which is not checked",
         )
     compared = tuple(level for level in case["levels"] if level in checked)
-    reply = engine.request(
+    reply = ask(
+        engine,
         {
             "type": "start",
             "case": case["id"],
             "rules": case["rules"],
             "deal": case["deal"],
             "first_hand": case["first_hand"],
-        }
+        },
     )
     if reply.get("type") == "unsupported":
-        reason = str(reply.get("reason", "no reason given"))
+        reason = printable(reply.get("reason", "no reason given"), limit=200)
         return CaseOutcome(
             **base, status="skipped", seconds=0.0, message=f"unsupported by the engine: {reason}"
         )
     if reply.get("type") != "started":
-        msg = f"expected 'started' or 'unsupported', got {reply!r}"
+        msg = f"expected 'started' or 'unsupported', got {_show(reply)}"
         raise EngineError(msg)
     try:
         _play_case(engine, info, case, compared)
@@ -202,9 +221,9 @@ def _observe(
     step: int,
     action: Mapping[str, JSON] | None,
 ) -> None:
-    shown = engine.request({"type": "state"})
+    shown = ask(engine, {"type": "state"})
     if shown.get("type") != "state":
-        msg = f"expected a 'state' reply, got {shown!r}"
+        msg = f"expected a 'state' reply, got {_show(shown)}"
         raise EngineError(msg)
     difference = compare_observation(expected, shown, spec, levels)
     if difference is not None:
@@ -219,10 +238,10 @@ def _play_case(
     _observe(engine, expected, spec, levels, step=0, action=None)
     for number, step in enumerate(case["steps"], start=1):
         action = step["action"]
-        reply = engine.request({"type": "act", "seat": action["seat"], "move": action["move"]})
+        reply = ask(engine, {"type": "act", "seat": action["seat"], "move": action["move"]})
         verdict = reply.get("type")
         if verdict not in ("ok", "rejected"):
-            msg = f"expected 'ok' or 'rejected' to an act, got {reply!r}"
+            msg = f"expected 'ok' or 'rejected' to an act, got {_show(reply)}"
             raise EngineError(msg)
         if "error" in step:
             error = step["error"]
@@ -253,9 +272,9 @@ def _play_case(
         _observe(engine, expected, spec, levels, step=number, action=action)
     result = case.get("result")
     if result is not None and {"count", "points", "rules"} & set(levels):
-        claimed = engine.request({"type": "result"})
+        claimed = ask(engine, {"type": "result"})
         if claimed.get("type") != "result":
-            msg = f"expected a 'result' reply, got {claimed!r}"
+            msg = f"expected a 'result' reply, got {_show(claimed)}"
             raise EngineError(msg)
         mismatch = compare_result(result, claimed, spec, levels)
         if mismatch is not None:
@@ -281,6 +300,15 @@ class Summary:
     def ok(self) -> bool:
         """Whether nothing failed or errored."""
         return not any(o.status in ("failed", "errored") for o in self.outcomes)
+
+    @property
+    def verdict(self) -> str:
+        """``conforms``, ``does not conform`` (a case failed or errored) or ``nothing
+        checked`` (no case was played to the end: every one skipped, or none run), which is
+        no evidence of conformance."""
+        if not self.ok:
+            return "does not conform"
+        return "conforms" if self.count("passed") else "nothing checked"
 
 
 def run_suite(

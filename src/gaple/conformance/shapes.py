@@ -1,0 +1,125 @@
+"""The shape of each reply, checked before anything in it is compared with the spec.
+
+A reply whose fields have the wrong types (a hand size that is a string, a line that is an
+object) is out of protocol: the case is *errored*, not *failed*, since no rule was broken
+that anyone could name. The checks are the types of ``spec/protocol/*-reply`` and the other
+reply schemas, written by hand so that they always run and cost next to nothing (``--validate``
+adds the full schemas, patterns and enums included).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gaple.conformance.cases import LEVELS
+from gaple.conformance.escape import printable
+
+__all__ = ["reply_problem"]
+
+JSON = Any
+Check = Callable[[JSON], bool]
+
+
+def _nat(value: JSON) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _int(value: JSON) -> bool:
+    return type(value) is int
+
+
+def _text(value: JSON) -> bool:
+    return isinstance(value, str)
+
+
+def _unicode(value: JSON) -> bool:
+    """A string of Unicode text: a lone surrogate (``"\\ud800"`` in JSON) is none."""
+    return isinstance(value, str) and not any("\ud800" <= char <= "\udfff" for char in value)
+
+
+def _bool(value: JSON) -> bool:
+    return type(value) is bool
+
+
+def _list(item: Check) -> Check:
+    return lambda value: isinstance(value, list) and all(item(x) for x in value)
+
+
+def _or_null(check: Check) -> Check:
+    return lambda value: value is None or check(value)
+
+
+def _pair(value: JSON) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(_nat(x) for x in value)
+
+
+def _levels(value: JSON) -> bool:
+    return _list(lambda x: x in LEVELS)(value) and len(set(value)) == len(value)
+
+
+Field = tuple[Check, str, bool]
+"""How to check one field, what it must be (for the message), and whether it is required."""
+
+_SHAPES: dict[str, dict[str, Field]] = {
+    "hello": {
+        "protocol": (lambda v: _int(v) and v == 1, "1", True),
+        "name": (_unicode, "a string of Unicode text", True),
+        "version": (_unicode, "a string of Unicode text", False),
+        "levels": (_levels, f"a list of distinct levels from {', '.join(LEVELS)}", True),
+        "error_codes": (_bool, "true or false", True),
+    },
+    "started": {},
+    "unsupported": {"reason": (_text, "a string", False)},
+    "state": {
+        "to_act": (_or_null(_nat), "a seat (an integer >= 0) or null", True),
+        "line": (_list(_pair), "a list of [low, high] pairs of integers >= 0", True),
+        "ends": (_or_null(_pair), "a pair of integers >= 0 or null", True),
+        "legal": (_list(_text), "a list of strings", True),
+        "hand_sizes": (_list(_nat), "a list of integers >= 0", True),
+        "discard_counts": (_list(_nat), "a list of integers >= 0", True),
+        "ending": (lambda v: v in (None, "out", "blocked"), 'null, "out" or "blocked"', True),
+    },
+    "ok": {},
+    "rejected": {
+        "code": (_or_null(_text), "a string or null", True),
+        "rule": (_text, "a string", False),
+        "message": (_text, "a string", False),
+    },
+    "result": {
+        "counts": (_list(_nat), "a list of integers >= 0", True),
+        "winner": (_or_null(_nat), "a seat (an integer >= 0) or null", True),
+        "winning_team": (_or_null(_nat), "a team (an integer >= 0) or null", True),
+        "points": (_list(_int), "a list of integers", True),
+        "replay": (_bool, "true or false", True),
+        "rules": (_list(_text), "a list of strings", False),
+    },
+}
+
+
+def reply_problem(request: str, reply: Mapping[str, JSON]) -> str | None:
+    """What is wrong with the shape of ``reply`` (a JSON object answering ``request``), in one
+    line, or ``None`` when every field it needs is there with the right type.
+
+    Only replies of a known type are checked; which type may answer which request is the
+    runner's business.
+
+    >>> reply_problem("state", {"type": "ok"}) is None
+    True
+    >>> reply_problem("act", {"type": "rejected", "code": 3})
+    "reply of type 'rejected' to 'act': code must be a string or null, got 3"
+    """
+    kind = reply.get("type")
+    shape = _SHAPES.get(kind) if isinstance(kind, str) else None
+    if shape is None:
+        return None
+    for name, (check, wanted, required) in shape.items():
+        if name not in reply:
+            if required:
+                return f"reply of type {kind!r} to {request!r}: {name} is missing"
+            continue
+        if not check(reply[name]):
+            got = printable(json.dumps(reply[name]), limit=200)
+            return f"reply of type {kind!r} to {request!r}: {name} must be {wanted}, got {got}"
+    return None
