@@ -7,6 +7,10 @@ or ends the spec does not reproduce. Only the full expected observations come fr
 A deal is written as the tiles that matter per seat; :func:`_deal` gives the remaining tiles out
 in canonical order (``0-0, 0-1, ...``) to the seats with room, then the starter (when the rules
 turn one up and none is named) and the set-aside tiles, so every deal is fixed and complete.
+
+The cover group (:func:`cover_cases`) reaches the option values and option pairs the others
+miss: each entry states a criterion on the end of a hand, and the first seeded random hand
+meeting it becomes the case.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from gaple.state import (
 )
 from gaple.tiles import Tile, tile_set
 
-__all__ = ["all_cases", "cover_cases", "random_case", "scripted_cases"]
+__all__ = ["COVER_SEEDS", "all_cases", "cover_cases", "random_case", "scripted_cases"]
 
 
 def _deal(
