@@ -1091,16 +1091,18 @@ def _winners_hold(double: Tile) -> Criterion:
     return met
 
 
-def _challenge(outcome: str) -> Criterion:
-    """partner.challenge: blocked, the three stakes (all hands, the blocker's pair, the other
-    pair) differ and none is 0, and the blocker's count is lower than ("win"), higher than
-    ("loss") or equal to ("tie") the next seat's."""
+def _challenge(outcome: str, pair: int) -> Criterion:
+    """partner.challenge: blocked by a seat of ``pair``, the three stakes (all hands, the
+    blocker's pair, the other pair) differ and none is 0, and the blocker's count is lower than
+    ("win"), higher than ("loss") or equal to ("tie") the next seat's."""
 
     def met(state: State) -> bool:
         if state.ending is not Ending.BLOCKED:
             return False
         blocker = position_of(state).blocker
         assert blocker is not None
+        if state.rules.team_of(blocker) != pair:
+            return False
         counts = hand_result(state).counts
         mine, theirs = counts[blocker], counts[(blocker + 1) % state.rules.players]
         # Distinct stakes, so a case tells the three stake bases apart.
@@ -1130,6 +1132,13 @@ def _blocked_at_once_decided(state: State) -> bool:
     seat, players = state.deal.first_seat, state.rules.players
     counts = hand_result(state).counts
     return len({counts[(seat + k) % players] for k in (-1, 0, 1)}) == 3
+
+
+def _lone_blank_before_out(state: State) -> bool:
+    """A seat went out, and a seat with a lower number is left with only 0-0 (count 0 too)."""
+    out = state.out_seat
+    lone = (Tile(0, 0),)
+    return out is not None and any((*state.hand(s), *state.discards(s)) == lone for s in range(out))
 
 
 def _opener_not_designated(state: State) -> bool:
@@ -1318,6 +1327,15 @@ def _cover_list() -> Iterator[_Cover]:
         {"double_blank_25": True},
         _discarded(_BLANK),
     )
+    yield _Cover(
+        "cover-rank-out-before-lone-double-blank",
+        "score.rank: the seat that went out (no tiles) ranks before a lower seat left with only "
+        "0-0, though both count 0.",
+        "domino4d",
+        {},
+        _lone_blank_before_out,
+        first_hand=False,
+    )
     # Closing doubles (partner.closing-double).
     yield _Cover(
         "cover-closing-blank-double",
@@ -1380,6 +1398,14 @@ def _cover_list() -> Iterator[_Cover]:
         "partner.dead-double: the losing pair's 6-6 is dead and counts 100; no debit.",
         _SUWIKI,
         {},
+        _dead(_SIX_SIX),
+    )
+    yield _Cover(
+        "cover-dead-top-double-bonus-off",
+        "partner.dead-double: with top_double_bonus 0 a 6-6 that would be dead has no dead "
+        "value and counts its 12 pips.",
+        _SUWIKI,
+        {"top_double_bonus": 0},
         _dead(_SIX_SIX),
     )
     yield _Cover(
@@ -1458,30 +1484,33 @@ def _cover_list() -> Iterator[_Cover]:
     # blocker loses for every loss base.
     for base in StakeBase:
         for tie in ChallengeTie:
+            # Under blocker-loses the blocker sits in pair 1 and the multiplier is 3, so each
+            # base is seen from both pairs and with a multiplier other than the default.
             other = tie is ChallengeTie.BLOCKER_LOSES
+            pair, mult = (1, 3) if other else (0, 1)
             yield _Cover(
                 f"cover-challenge-win-{base.value}-tie-{tie.value}",
-                f"partner.challenge: the blocker counts strictly lower and wins; its pair scores "
-                f"the {base.value} stake x {3 if other else 1} (tie option {tie.value}).",
+                f"partner.challenge: the blocker (pair {pair}) counts strictly lower and wins; "
+                f"its pair scores the {base.value} stake x {mult} (tie option {tie.value}).",
                 _SUWIKI,
                 {
                     "challenge_win_base": base.value,
                     "challenge_tie": tie.value,
-                    "challenge_win_multiplier": 3 if other else 1,
+                    "challenge_win_multiplier": mult,
                 },
-                _challenge("win"),
+                _challenge("win", pair),
             )
             yield _Cover(
                 f"cover-challenge-loss-{base.value}-tie-{tie.value}",
-                f"partner.challenge: the blocker counts higher and loses; the other pair scores "
-                f"the {base.value} stake x {3 if other else 1} (tie option {tie.value}).",
+                f"partner.challenge: the blocker (pair {pair}) counts higher and loses; the other "
+                f"pair scores the {base.value} stake x {mult} (tie option {tie.value}).",
                 _SUWIKI,
                 {
                     "challenge_loss_base": base.value,
                     "challenge_tie": tie.value,
-                    "challenge_loss_multiplier": 3 if other else 1,
+                    "challenge_loss_multiplier": mult,
                 },
-                _challenge("loss"),
+                _challenge("loss", pair),
             )
         yield _Cover(
             f"cover-challenge-tie-blocker-loses-{base.value}",
@@ -1489,7 +1518,7 @@ def _cover_list() -> Iterator[_Cover]:
             f"which scores the {base.value} stake x 2.",
             _SUWIKI,
             {"challenge_loss_base": base.value, "challenge_tie": "blocker-loses"},
-            _challenge("tie"),
+            _challenge("tie", 1),
         )
 
 
