@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest docs bench clean
+.PHONY: run test lint typecheck pytest docs bench mutation-vectors clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ docs: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/hands_per_second.py
+
+# How many small defects of the spec the committed vectors catch, run through the adapter
+# protocol: kill ratio per module and every survivor (minutes; not part of make test).
+mutation-vectors: $(STAMP)
+	$(BIN)/python tools/mutation.py
 
 clean:
 	rm -rf $(VENV) docs/_build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gaple.cli import main
-from gaple.io import state_from_json
-from gaple.presets import PRESETS
+from gaple.io import rules_to_json, state_from_json
+from gaple.presets import PRESETS, ruleset
 from gaple.rules import option_info
 
 
@@ -111,6 +112,82 @@ def test_score_replays_a_transcript(tmp_path: Path, capsys: pytest.CaptureFixtur
     # Scoring the transcript again must agree with the result play recorded in it.
     for key in ("counts", "winner", "points"):
         assert scored[key] == transcript["result"][key]
+    # A transcript carries its rules, so another variant on the command line is refused.
+    assert main(["score", str(path), "--variant", "pagat-4x7"]) == 2
+    assert "the transcript carries its own rules" in capsys.readouterr().err
+
+
+def _score(tmp_path: Path, document: dict[str, Any], *options: str) -> int:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(document))
+    return main(["score", str(path), "--format", "json", *options])
+
+
+def test_score_reads_the_rules_a_position_carries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # E001-1 with the pagat-4x6 rules inside the document and no --variant: the same counts
+    # and winner as the source (D = seat 3 with 5). The default variant, pagat-4x7, sets no
+    # tile aside, so the document's rules must be the ones used.
+    document = {**E001_1_POSITION, "rules": rules_to_json(ruleset("pagat-4x6"))}
+    assert _score(tmp_path, document) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["counts"], result["winner"]) == ([6, 6, 6, 5], 3)
+    # A partial rules object: the options left out take the Ruleset defaults, and six tiles
+    # a seat is all this position needs to be counted the same way.
+    assert _score(tmp_path, {**E001_1_POSITION, "rules": {"hand_size": 6}}) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["counts"], result["winner"]) == ([6, 6, 6, 5], 3)
+
+
+@pytest.mark.parametrize("option", [["--variant", "pagat-4x6"], ["--set", "hand_size=6"]])
+def test_score_refuses_variant_or_set_with_a_document_that_has_rules(
+    tmp_path: Path, option: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two rulesets for one document: refused rather than one silently winning.
+    document = {**E001_1_POSITION, "rules": rules_to_json(ruleset("pagat-4x6"))}
+    assert _score(tmp_path, document, *option) == 2
+    err = capsys.readouterr().err
+    assert "the position carries its own rules; drop --variant and --set" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+# E001-1 with seat 1 having discarded 3-3 (taken from the line: a double leaves every number
+# shown an even number of times, so the line still runs from 0 to 0). Seat 1 counts
+# 1-5 + 3-3 = 6 + 6 = 12.
+E001_1_DISCARD = {**E001_1_POSITION, "discards": [[], ["3-3"], [], []]}
+
+
+def test_score_refuses_discards_under_the_pass_option_naming_block_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Under the discard option (pagat-4x6) the position is reachable and seat 3 still wins.
+    assert _score(tmp_path, E001_1_DISCARD, "--variant", "pagat-4x6") == 0
+    assert json.loads(capsys.readouterr().out)["counts"] == [6, 12, 6, 5]
+    # Under the pass option a stuck seat passes, so no seat can have discarded anything.
+    assert (
+        _score(tmp_path, E001_1_DISCARD, "--variant", "pagat-4x6", "--set", "blocked_action=pass")
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert "[block.pass] seat 1 discarded 3-3, but under the pass option nobody discards" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "rule"),
+    [
+        ({"ends": [1, 1]}, "end.blocked"),  # seat 0 could still place 1-1: not blocked
+        ({"ends": [0, 6]}, "play.match-end"),  # the line cannot run from 0 to 6
+        ({"hands": [["1-1", "1-1"], ["1-5"], ["2-4"], ["2-3"]]}, "tiles.set"),  # 1-1 twice
+        ({"set_aside": ["0-4", "0-5"]}, "deal.starter"),  # 4 undealt: 1 starter, 3 aside
+    ],
+)
+def test_score_names_the_rule_that_makes_a_position_unreachable(
+    tmp_path: Path, changes: dict[str, Any], rule: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _score(tmp_path, {**E001_1_POSITION, **changes}, "--variant", "pagat-4x6") == 2
+    assert f"[{rule}]" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

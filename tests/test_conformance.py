@@ -16,10 +16,13 @@ from typing import Any
 import pytest
 
 from gaple.cli import main
+from gaple.conformance.compare import compare_result
 from gaple.conformance.engines import EngineError, ReferenceEngine, SubprocessEngine, Validator
 from gaple.conformance.report import JsonLinesReport
-from gaple.conformance.runner import Summary, run_suite
+from gaple.conformance.runner import CaseOutcome, Summary, run_suite
 from gaple.conformance.scenarios import all_cases
+from gaple.io import deal_from_json, rules_from_json
+from gaple.state import new_hand
 from mutants import write_mutant_adapter
 
 JSON = Any
@@ -124,7 +127,8 @@ def test_unsupported_variants_and_undeclared_levels_are_skipped_with_the_reason(
 ) -> None:
     summary = run_suite(cases, _Unsupporting)
     skipped = [o for o in summary.outcomes if o.status == "skipped"]
-    line_only = [c for c in cases if c["levels"] == ["line"]]
+    # A case is played with line alone unless it needs turns; rules is never needed to play.
+    line_only = [c for c in cases if "turns" not in c["levels"]]
     assert summary.count("passed") == len(line_only)
     assert len(skipped) == len(cases) - len(line_only)
     assert all("turns" in o.message for o in skipped)
@@ -135,7 +139,7 @@ def test_level_option_limits_what_is_compared(cases: list[dict[str, JSON]]) -> N
     # _LateBlock only misreports the ending, a turns-level field: checking line alone passes.
     summary = run_suite(cases, _LateBlock, levels=["line"])
     assert summary.ok
-    assert summary.count("passed") == sum(c["levels"] == ["line"] for c in cases)
+    assert summary.count("passed") == sum("turns" not in c["levels"] for c in cases)
 
 
 def _script(tmp_path: Path, body: str) -> str:
@@ -217,6 +221,14 @@ def test_cli_run_writes_reports_and_exits_1_on_failure(
     assert records[-1]["type"] == "footer"
     cases = [r for r in records if r["type"] == "case"]
     assert len(cases) == records[0]["cases"] == records[-1]["counts"]["passed"]
+    # gaple's adapter declares the rules level, so every case listing it was checked at it, and
+    # the summary counts them with the other levels.
+    assert "rules" in records[0]["engine"]["levels"]
+    listed = {c["id"]: c["levels"] for c in all_cases()}
+    assert all(r["levels"] == listed[r["case"]] for r in cases)
+    with_rules = sum("rules" in r["levels"] for r in cases)
+    assert with_rules
+    assert f"rules {with_rules}" in out
     suites = ET.parse(junit).getroot()
     assert sum(int(s.get("tests", "0")) for s in suites) == len(cases)
 
@@ -302,3 +314,204 @@ def test_cli_run_with_an_engine_that_cannot_start_is_one_error(
     assert len(err) == 1
     assert "does not answer hello" in err[0]
     assert "127" in err[0]  # the shell's status for a command not found
+
+
+# The rules level: an engine that names the rules behind its verdicts is held to the spec's.
+
+_WITHOUT_RULES_LEVEL = (
+    "    if m['type'] == 'hello':\n        r['levels'] = ['line', 'turns', 'count', 'points']\n"
+)
+# Every no-match rejection names play.in-hand instead of play.match-end.
+_WRONG_REJECTION_RULE = (
+    "    if r.get('rule') == 'play.match-end':\n        r['rule'] = 'play.in-hand'\n"
+)
+# Every result forgets that partner.dead-double explained it.
+_DROPS_DEAD_DOUBLE = (
+    "    if r['type'] == 'result' and 'partner.dead-double' in r['rules']:\n"
+    "        r['rules'].remove('partner.dead-double')\n"
+)
+
+
+def _run_mutant(tmp_path: Path, patch: str) -> Summary:
+    adapter = write_mutant_adapter(tmp_path / "mutant.py", patch)
+    return run_suite(all_cases(), lambda: SubprocessEngine(f"{sys.executable} {adapter}"))
+
+
+def _failures(summary: Summary) -> dict[str, CaseOutcome]:
+    return {o.case: o for o in summary.outcomes if o.status == "failed"}
+
+
+def test_a_rejection_naming_the_wrong_rule_fails_at_the_rules_level(
+    cases: list[dict[str, JSON]], tmp_path: Path
+) -> None:
+    summary = _run_mutant(tmp_path, _WRONG_REJECTION_RULE)
+    failures = _failures(summary)
+    # Every case with a no-match rejection fails there, and nothing else does: the mutant
+    # changes nothing but the rule of those rejections.
+    with_no_match = {
+        c["id"]
+        for c in cases
+        if any(s.get("error", {}).get("code") == "no-match" for s in c["steps"])
+    }
+    assert set(failures) == with_no_match
+    assert {o.rule for o in failures.values()} == {"play.match-end"}
+    # DOMINO4D E002-1: after 0-0, 0-2 left, 0-5 right and 2-6 left the ends are (6, 5), so
+    # seat 0's 1-4 (which it holds: not play.in-hand) shows neither: play.match-end, step 5.
+    e002 = failures["play-domino4d-e002"]
+    assert (e002.step, e002.seat, e002.action) == (5, 0, "place 1-4 left")
+    assert e002.difference is not None
+    assert e002.difference.field == "rule"
+    assert (e002.difference.expected, e002.difference.actual) == ("play.match-end", "play.in-hand")
+
+
+def test_a_result_missing_a_rule_id_fails_naming_that_id(
+    cases: list[dict[str, JSON]], tmp_path: Path
+) -> None:
+    summary = _run_mutant(tmp_path, _DROPS_DEAD_DOUBLE)
+    failures = _failures(summary)
+    # The numbers are untouched, so exactly the results the spec explains with a dead-double
+    # note fail, each in the result, naming that rule.
+    explained = {
+        c["id"] for c in cases if c["result"] and "partner.dead-double" in c["result"]["rules"]
+    }
+    assert explained
+    assert set(failures) == explained
+    assert {o.rule for o in failures.values()} == {"partner.dead-double"}
+    assert all(
+        o.difference is not None and o.difference.field == "rules" for o in failures.values()
+    )
+    # SU-X2: E's 6-6 is dead and counts 100, so N-S score 111 (the case's description): the
+    # spec's result cites partner.dead-double; the mutant's rules lack it, nothing else.
+    x2 = failures["score-suwiki-x2-dead-six-six"]
+    assert (x2.step, x2.action) == (len(_case(cases, x2.case)["steps"]), None)
+    assert x2.difference is not None
+    expected = x2.difference.expected
+    assert "partner.dead-double" in expected
+    assert x2.difference.actual == [r for r in expected if r != "partner.dead-double"]
+    assert "in the result: rules [partner.dead-double]" in x2.describe()
+
+
+def _case(cases: list[dict[str, JSON]], case_id: str) -> dict[str, JSON]:
+    return next(c for c in cases if c["id"] == case_id)
+
+
+def test_an_engine_not_declaring_the_rules_level_is_not_held_to_its_reasons(
+    cases: list[dict[str, JSON]], tmp_path: Path
+) -> None:
+    # Both wrong reasons at once, but the level is not declared: the suite passes as before,
+    # nothing is skipped, and no case reports rules among the levels it checked.
+    patch = _WITHOUT_RULES_LEVEL + _WRONG_REJECTION_RULE + _DROPS_DEAD_DOUBLE
+    summary = _run_mutant(tmp_path, patch)
+    assert summary.count("passed") == len(cases)
+    assert summary.engine is not None
+    assert "rules" not in summary.engine.levels
+    assert all(
+        list(o.levels) == [level for level in c["levels"] if level != "rules"]
+        for o, c in zip(summary.outcomes, cases, strict=True)
+    )
+
+
+def test_the_reference_passes_every_case_with_the_rules_level_declared(
+    cases: list[dict[str, JSON]],
+) -> None:
+    summary = run_suite(cases, ReferenceEngine)
+    assert summary.engine is not None
+    assert "rules" in summary.engine.levels
+    assert summary.count("passed") == len(cases)
+    # Each case is checked at every level it lists, rules included.
+    assert all(list(o.levels) == c["levels"] for o, c in zip(summary.outcomes, cases, strict=True))
+    assert any("rules" in o.levels for o in summary.outcomes)
+
+
+@pytest.mark.parametrize(
+    ("shown", "rule"),
+    [
+        # SU-X2's reasons: seat 0 went out (end.out), every seat is counted (score.count) and
+        # ranked (score.rank), pair 0 wins (score.team), E's dead 6-6 counts 100
+        # (partner.dead-double) and pair 0 scores 111 (partner.out). Any order is the same set.
+        (
+            [
+                "score.team",
+                "score.rank",
+                "score.count",
+                "partner.out",
+                "partner.dead-double",
+                "end.out",
+            ],
+            None,
+        ),
+        # One reason too many: score.double-blank-25 (nobody held 0-0 for 25) is named.
+        (
+            [
+                "end.out",
+                "partner.dead-double",
+                "partner.out",
+                "score.count",
+                "score.rank",
+                "score.team",
+                "score.double-blank-25",
+            ],
+            "score.double-blank-25",
+        ),
+        # A missing one is named before an extra one: partner.out missing, play.in-hand extra.
+        (
+            [
+                "end.out",
+                "partner.dead-double",
+                "play.in-hand",
+                "score.count",
+                "score.rank",
+                "score.team",
+            ],
+            "partner.out",
+        ),
+        # No list at all: the first reason in ID order, end.out, is missing.
+        ("end.out", "end.out"),
+        (None, "end.out"),
+    ],
+)
+def test_result_rules_are_compared_as_a_set_naming_the_first_missing_or_extra_id(
+    cases: list[dict[str, JSON]], shown: JSON, rule: str | None
+) -> None:
+    case = _case(cases, "score-suwiki-x2-dead-six-six")
+    spec = new_hand(rules_from_json(case["rules"]), deal_from_json(case["deal"]), first_hand=True)
+    claimed = {**case["result"], "rules": shown}
+    difference = compare_result(case["result"], claimed, spec, ["count", "points", "rules"])
+    assert (None if difference is None else difference.rule) == rule
+    # Without the rules level the same claims are never compared.
+    assert compare_result(case["result"], claimed, spec, ["count", "points"]) is None
+
+
+def test_validate_checks_rule_ids_against_the_registry() -> None:
+    validator = Validator()
+    validator.check_reply("act", {"type": "rejected", "code": "no-match", "rule": "play.match-end"})
+    # Optional: an engine that names no rule is still in protocol.
+    validator.check_reply("act", {"type": "rejected", "code": "no-match"})
+    with pytest.raises(EngineError, match=r"rejected .* at \$\.rule: 'play\.match-edn'"):
+        validator.check_reply(
+            "act", {"type": "rejected", "code": "no-match", "rule": "play.match-edn"}
+        )
+    result = {
+        "type": "result",
+        "counts": [0, 15, 6, 8],
+        "winner": 0,
+        "winning_team": 0,
+        "points": [111, 0],
+        "replay": False,
+    }
+    validator.check_reply("result", result)
+    validator.check_reply("result", {**result, "rules": ["end.out", "score.count"]})
+    with pytest.raises(EngineError, match=r"at \$\.rules\[1\]: 'score\.cont'"):
+        validator.check_reply("result", {**result, "rules": ["end.out", "score.cont"]})
+    validator.check_reply("hello", {**ReferenceEngine().request({"type": "hello"})})
+    with pytest.raises(EngineError, match=r"at \$\.levels\[0\]"):
+        validator.check_reply(
+            "hello",
+            {
+                "type": "hello",
+                "protocol": 1,
+                "name": "x",
+                "levels": ["reasons"],
+                "error_codes": True,
+            },
+        )

@@ -11,6 +11,7 @@ possible; where that was not enough the case says what was changed and why.
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from gaple.deal import Deal
@@ -22,6 +23,7 @@ from gaple.tiles import Tile, parse_tiles, tile_set
 
 N, E, S, W = 0, 1, 2, 3
 SUWIKI = ruleset("suwiki-partnership")
+SUWIKI_DISCARD = attrs.evolve(SUWIKI, blocked_action=BlockedAction.DISCARD)
 
 
 def went_out(
@@ -220,11 +222,15 @@ def test_dead_double_not_dead_when_a_six_is_in_the_winners_hand() -> None:
 
 
 def test_dead_double_not_dead_when_a_six_was_discarded() -> None:
-    # W discarded 4-6 and 5-6 face down (the position scorer accepts discards even under the
-    # pass rule): they are not in the line, so 6-6 counts 12. E 12 + 3 = 15;
-    # W 3-4 (7) + 4-6 (10) + 5-6 (11) = 28: 43.
+    # W discarded 4-6 and 5-6 face down (so the table plays SUWIKI with the discard option:
+    # under its pass rule nobody discards): they are not in the line, so 6-6 counts 12.
+    # E 12 + 3 = 15; W 3-4 (7) + 4-6 (10) + 5-6 (11) = 28: 43.
     result = went_out(
-        ["", "6-6 1-2", "1-3 2-5", "3-4"], (1, 1), "0-1", discards=["", "", "", "4-6 5-6"]
+        ["", "6-6 1-2", "1-3 2-5", "3-4"],
+        (1, 1),
+        "0-1",
+        discards=["", "", "", "4-6 5-6"],
+        rules=SUWIKI_DISCARD,
     )
     assert result.counts[W] == 28
     assert result.points == (43, 0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -187,7 +188,11 @@ def test_rotating_the_table_rotates_the_result_and_nothing_else(state: State, tu
 
 
 def _with_more_discards(result: HandResult, choose: st.DataObject) -> HandResult:
-    """The same end of hand, but stuck seats discarded some of their tiles face down."""
+    """The same end of hand, but stuck seats discarded some of their tiles face down.
+
+    Only the discard option lets a stuck seat discard, so the position is played under it;
+    the option decides how a stuck seat acts, never how a hand is scored.
+    """
     pos = result.position
     hands, discards = [], []
     for seat, hand in enumerate(pos.hands):
@@ -201,7 +206,7 @@ def _with_more_discards(result: HandResult, choose: st.DataObject) -> HandResult
         discards.append([*pos.discards[seat], *moved])
     return score_position(
         make_position(
-            pos.rules,
+            attrs.evolve(pos.rules, blocked_action=BlockedAction.DISCARD),
             hands=hands,
             discards=discards,
             line=pos.line,

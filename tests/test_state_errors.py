@@ -112,6 +112,15 @@ def test_hand_over_rejects_every_move(move: Move) -> None:
     _rejects(_finished(), move, "hand-over", "end.final")
 
 
+def test_hand_over_names_the_ending_by_its_spec_value() -> None:
+    # _finished ended by going out, so the message says "out", the spec's word; printing the
+    # enum (Ending.OUT) would leak a Python name into a message users read.
+    with pytest.raises(IllegalMove) as caught:
+        apply(_finished(), Pass())
+    assert caught.value.message == "the hand has ended out"
+    assert "Ending" not in str(caught.value)
+
+
 def test_hand_over_comes_before_wrong_seat() -> None:
     # No seat is to act, so even naming a seat is answered with hand-over.
     _rejects(_finished(), Place(Tile(1, 1), End.RIGHT), "hand-over", "end.final", seat=1)

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 from attrs import field, frozen
 
-from gaple.rules import ChallengeTie, Ruleset, Settlement, StakeBase
+from gaple.rules import BlockedAction, ChallengeTie, Ruleset, Settlement, StakeBase
 from gaple.state import Ending, Lead, Place, State
 from gaple.tiles import Tile, tile_set
 
@@ -48,7 +48,18 @@ __all__ = [
 
 
 class InvalidPosition(ValueError):
-    """A finished position that no hand of the rules can reach; the message says why."""
+    """A finished position that no hand of the rules can reach, with the rule that makes it so.
+
+    The message reads ``[rule] why``, e.g. ``[block.pass] seat 1 discarded 2-3, but under the
+    pass option nobody discards``.
+    """
+
+    def __init__(self, rule_id: str, message: str) -> None:
+        super().__init__(f"[{rule_id}] {message}")
+        self.rule_id = rule_id
+        """The ID of the rule no hand can break (see :mod:`gaple.registry`)."""
+        self.message = message
+        """Why, in words."""
 
 
 def _tiles(value: Iterable[Tile]) -> tuple[Tile, ...]:
@@ -97,7 +108,7 @@ class Position:
     def __attrs_post_init__(self) -> None:
         problem = _position_problem(self)
         if problem is not None:
-            raise InvalidPosition(problem)
+            raise InvalidPosition(*problem)
 
     def scoring_set(self, seat: int) -> tuple[Tile, ...]:
         """The tiles that count against ``seat``: its hand and its discards (rule score.count)."""
@@ -143,15 +154,20 @@ def make_position(
     )
 
 
-def _position_problem(pos: Position) -> str | None:
+_Problem = tuple[str, str]
+"""Why a position cannot be reached: the rule ID that forbids it and the reason in words."""
+
+
+def _position_problem(pos: Position) -> _Problem | None:
     """The first reason ``pos`` cannot be a finished hand under its rules, or ``None``."""
     rules = pos.rules
     full = tile_set(rules.max_pip)
     seats = rules.players
     if len(pos.hands) != seats or len(pos.discards) != seats:
         return (
+            "table.seats",
             f"the rules have {seats} seats, the position has {len(pos.hands)} hands and "
-            f"{len(pos.discards)} discard lists"
+            f"{len(pos.discards)} discard lists",
         )
     seen: dict[Tile, str] = {}
     groups = [(f"seat {s}'s hand", pos.hands[s]) for s in range(seats)]
@@ -160,30 +176,42 @@ def _position_problem(pos: Position) -> str | None:
     for where, tiles in groups:
         for tile in tiles:
             if tile not in full.index:
-                return f"{where}: {tile} is not in the double-{rules.max_pip} set"
+                return "tiles.set", f"{where}: {tile} is not in the double-{rules.max_pip} set"
             if tile in seen:
-                return f"{where}: {tile} is also in {seen[tile]}"
+                return "tiles.set", f"{where}: {tile} is also in {seen[tile]}"
             seen[tile] = where
     missing = [str(t) for t in full.tiles if t not in seen]
     if missing:
-        return f"tiles missing from the position: {' '.join(missing)}"
+        return "tiles.set", f"tiles missing from the position: {' '.join(missing)}"
     wanted_aside = max(rules.undealt - 1, 0)
     if len(pos.set_aside) != wanted_aside:
-        return f"the rules set {wanted_aside} tiles aside, the position has {len(pos.set_aside)}"
+        return (
+            "deal.starter",
+            f"the rules set {wanted_aside} tiles aside, the position has {len(pos.set_aside)}",
+        )
     for seat in range(seats):
         held = len(pos.hands[seat]) + len(pos.discards[seat])
         if held > rules.hand_size:
             return (
+                "deal.sizes",
                 f"seat {seat} holds and discarded {held} tiles, more than the {rules.hand_size} "
-                "dealt"
+                "dealt",
             )
     for name in ("out_seat", "blocker"):
         seat_value = getattr(pos, name)
         if seat_value is not None and not 0 <= seat_value < seats:
-            return f"{name} {seat_value} is not a seat (0..{seats - 1})"
+            return "table.seats", f"{name} {seat_value} is not a seat (0..{seats - 1})"
+    if rules.blocked_action is BlockedAction.PASS:
+        for seat, tiles in enumerate(pos.discards):
+            if tiles:
+                return (
+                    "block.pass",
+                    f"seat {seat} discarded {' '.join(map(str, tiles))}, but under the pass "
+                    "option nobody discards",
+                )
     chain = _chain_problem(pos.line, pos.ends, rules.max_pip)
     if chain is not None:
-        return chain
+        return "play.match-end", chain
     return _ending_problem(pos)
 
 
@@ -226,35 +254,46 @@ def _chain_problem(line: Sequence[Tile], ends: tuple[int, int], max_pip: int) ->
     return None
 
 
-def _ending_problem(pos: Position) -> str | None:
+def _ending_problem(pos: Position) -> _Problem | None:
     empty = [s for s, hand in enumerate(pos.hands) if not hand]
     left, right = pos.ends
     if pos.ending is Ending.OUT:
         if pos.out_seat is None:
-            return "a hand that ended with a seat going out needs out_seat"
+            return "end.out", "a hand that ended with a seat going out needs out_seat"
         if empty != [pos.out_seat]:
             return (
+                "end.out",
                 f"out_seat is {pos.out_seat}, so exactly that seat must have an empty hand; "
-                f"empty hands: {empty or 'none'}"
+                f"empty hands: {empty or 'none'}",
             )
         if pos.closing is not None:
             if pos.closing not in pos.line:
-                return f"the closing tile {pos.closing} is not in the line"
+                return "end.out", f"the closing tile {pos.closing} is not in the line"
             if not (pos.closing.has(left) or pos.closing.has(right)):
-                return f"the closing tile {pos.closing} shows neither end ({left}, {right})"
+                return (
+                    "play.match-end",
+                    f"the closing tile {pos.closing} shows neither end ({left}, {right})",
+                )
         return None
     if pos.out_seat is not None or pos.closing is not None:
-        return "a blocked hand has no out_seat and no closing tile"
+        return "end.blocked", "a blocked hand has no out_seat and no closing tile"
     if pos.blocker is None and pos.rules.settlement is Settlement.PARTNERSHIP:
-        return "partnership scoring of a blocked hand needs the blocker (who placed the last tile)"
+        return (
+            "partner.challenge",
+            "partnership scoring of a blocked hand needs the blocker (who placed the last tile)",
+        )
     if empty:
-        return f"seat {empty[0]} has no tiles, so the hand ended by going out, not blocked"
+        return (
+            "end.out",
+            f"seat {empty[0]} has no tiles, so the hand ended by going out, not blocked",
+        )
     for seat, hand in enumerate(pos.hands):
         for tile in hand:
             if tile.has(left) or tile.has(right):
                 return (
+                    "end.blocked",
                     f"seat {seat} can still place {tile} on ends ({left}, {right}), so the hand "
-                    "is not blocked"
+                    "is not blocked",
                 )
     return None
 
@@ -277,7 +316,7 @@ def position_of(state: State) -> Position:
         rules=state.rules,
         hands=[state.hand(s) for s in seats],
         discards=[state.discards(s) for s in seats],
-        line=state.line_tiles(),
+        line=state.tiles.unpack(state.line_mask),
         set_aside=state.set_aside,
         ends=state.ends,
         ending=state.ending,

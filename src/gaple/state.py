@@ -423,7 +423,9 @@ def _error(state: State, move: Move, seat: int | None) -> IllegalMove | None:
     """The first rule ``move`` breaks, in the order documented at :data:`ERROR_CODES`."""
     acting = state.to_act
     if acting is None:
-        return IllegalMove("hand-over", "end.final", f"the hand has ended ({state.ending})")
+        # The spec's word for the ending ("blocked"), never the enum's repr: users read this.
+        how = "" if state.ending is None else f" {state.ending.value}"
+        return IllegalMove("hand-over", "end.final", f"the hand has ended{how}")
     if seat is not None and seat != acting:
         return IllegalMove("wrong-seat", "turn.order", f"seat {acting} is to act, not {seat}")
     tables = _tables(state.rules.max_pip)

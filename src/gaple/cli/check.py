@@ -1,18 +1,27 @@
 """``gaple check``: replay transcripts recorded by another implementation against the spec.
 
-Exit status: 0 when every transcript conforms, 1 when one does not, 2 when a file cannot be
-read or is not a transcript (the message gives the JSON path of the problem).
+A FILE holds one transcript (JSON), or one transcript per line (JSON lines) when its name ends
+in ``.jsonl``, when ``--jsonl`` is given, or when it is ``-`` (standard input). A JSON-lines
+log is read one line at a time, so a log of any length is checked in constant memory, and is
+reported as a summary: the count of each rule broken with its first example, and the totals.
+
+Exit status: 0 when every transcript conforms, 1 when one does not, 2 when a file or a line
+cannot be read or is not a transcript (the message gives its line and the JSON path of the
+problem; checking goes on with the next line or file).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
-from typing import Any
+import sys
+from collections.abc import Iterator
+from typing import IO, Any
+
+from attrs import define, field
 
 from gaple.cli.common import UnreadableJson, add_format, dump_json, read_json
-from gaple.conformance.transcript import Verdict, check_transcript
+from gaple.conformance.transcript import check_transcript
 from gaple.io import FormatError
 
 __all__ = ["register"]
@@ -21,65 +30,198 @@ __all__ = ["register"]
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``check`` subcommand."""
     parser = subparsers.add_parser(
-        "check", help="replay transcripts from another implementation and report divergences"
+        "check",
+        help="replay transcripts from another implementation and report divergences",
+        description="Replay transcripts against the spec. A FILE holds one transcript (JSON), "
+        "or one per line (JSON lines) if its name ends in .jsonl, with --jsonl, or for - "
+        "(standard input); a JSON-lines log is summarised by rule ID.",
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="transcript files")
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", help="transcript files; - for standard input"
+    )
+    parser.add_argument(
+        "--jsonl", action="store_true", help="read every FILE as JSON lines (one transcript each)"
+    )
     add_format(parser)
     parser.set_defaults(run=run)
 
 
-def _check(path: Path) -> dict[str, Any]:
+def _check(data: Any) -> dict[str, Any]:
+    """The record of one decoded transcript: ``conforms``, ``diverges`` or ``invalid``."""
     try:
-        data = read_json(str(path))
-    except UnreadableJson as error:
-        return {"file": str(path), "status": "invalid", "error": str(error)}
-    try:
-        verdict: Verdict = check_transcript(data)
+        verdict = check_transcript(data)
     except FormatError as error:
-        return {"file": str(path), "status": "invalid", "path": error.path, "error": error.message}
+        return {"status": "invalid", "path": error.path, "error": error.message}
     record: dict[str, Any] = {
-        "file": str(path),
         "status": "conforms" if verdict.conforms else "diverges",
         "actions": verdict.actions,
         "ending": verdict.ending,
     }
     if verdict.divergence is not None:
         record["divergence"] = verdict.divergence.to_json()
+        record["message"] = verdict.divergence.describe()
     if verdict.notes:
         record["notes"] = list(verdict.notes)
     return record
 
 
-def _text(record: dict[str, Any]) -> str:
-    name = record["file"]
+def _check_file(name: str) -> dict[str, Any]:
+    try:
+        data = read_json(name)
+    except UnreadableJson as error:
+        return {"file": name, "status": "invalid", "error": str(error)}
+    return {"file": name, **_check(data)}
+
+
+def _problem(record: dict[str, Any]) -> str:
+    """What is wrong with a record that does not conform, in one line."""
     if record["status"] == "invalid":
         where = f" at {record['path']}" if "path" in record else ""
-        return f"{name}: invalid{where}: {record['error']}"
+        return f"invalid{where}: {record['error']}"
+    return f"does not conform at {record['message']}"
+
+
+def _text(record: dict[str, Any]) -> str:
+    name = record["file"]
     if record["status"] == "conforms":
         ending = record["ending"] or "not ended"
         notes = "".join(f" ({note})" for note in record.get("notes", []))
         return f"{name}: conforms ({record['actions']} actions, {ending}){notes}"
-    d = record["divergence"]
-    where = f"step {d['step']}"
-    if d["action"] is not None:
-        where += f" (seat {d['seat']}: {d['action']})"
-    else:
-        where += f", {d['path']}"
-    return (
-        f"{name}: does not conform at {where}: rule {d['rule']}: the spec expects "
-        f"{json.dumps(d['expected'])}, the transcript claims {json.dumps(d['claimed'])}"
-    )
+    return f"{name}: {_problem(record)}"
+
+
+@define
+class _Group:
+    count: int
+    line: int
+    message: str
+
+
+@define
+class _Summary:
+    """The tally of a JSON-lines log: totals, and per rule ID the count and first example."""
+
+    file: str
+    transcripts: int = 0
+    conforming: int = 0
+    diverging: int = 0
+    invalid: int = 0
+    groups: dict[str, _Group] = field(factory=dict)
+
+    def add(self, line: int, record: dict[str, Any]) -> None:
+        self.transcripts += 1
+        if record["status"] == "conforms":
+            self.conforming += 1
+            return
+        if record["status"] == "invalid":
+            self.invalid += 1
+            key = "invalid"
+        else:
+            self.diverging += 1
+            key = record["divergence"]["rule"]
+        group = self.groups.get(key)
+        if group is None:
+            self.groups[key] = _Group(1, line, _problem(record))
+        else:
+            group.count += 1
+
+    @property
+    def status(self) -> str:
+        if self.invalid:
+            return "invalid"
+        return "diverges" if self.diverging else "conforms"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "status": self.status,
+            "transcripts": self.transcripts,
+            "conforming": self.conforming,
+            "diverging": self.diverging,
+            "invalid": self.invalid,
+            "by_rule": [
+                {"rule": key, "count": g.count, "first_line": g.line, "first_message": g.message}
+                for key, g in sorted(self.groups.items(), key=lambda item: -item[1].count)
+            ],
+        }
+
+    def text(self) -> str:
+        rows = [
+            f"{self.file}: {self.transcripts} transcripts: {self.conforming} conform, "
+            f"{self.diverging} diverge, {self.invalid} invalid"
+        ]
+        for key, group in sorted(self.groups.items(), key=lambda item: -item[1].count):
+            where = f"line {group.line}: " if group.line else ""
+            rows.append(f"  {key}: {group.count} (first: {where}{group.message})")
+        return "\n".join(rows)
+
+
+def _lines(stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each non-blank line's number and record."""
+    for number, raw in enumerate(stream, start=1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield number, {"status": "invalid", "error": "not UTF-8 text"}
+            continue
+        if not text.strip():
+            continue
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            msg = f"not JSON (column {error.colno}): {error.msg}"
+            yield number, {"status": "invalid", "error": msg}
+            continue
+        yield number, _check(data)
+
+
+def _check_log(name: str) -> _Summary:
+    summary = _Summary("standard input" if name == "-" else name)
+    try:
+        if name == "-":
+            _tally(summary, sys.stdin.buffer)
+        else:
+            with open(name, "rb") as stream:
+                _tally(summary, stream)
+    except OSError as error:
+        # Line 0: the file itself, not one of its lines.
+        summary.add(0, {"status": "invalid", "error": f"cannot read: {error.strerror}"})
+    return summary
+
+
+def _tally(summary: _Summary, stream: IO[bytes]) -> None:
+    for number, record in _lines(stream):
+        summary.add(number, record)
+
+
+def _is_log(name: str, jsonl: bool) -> bool:
+    return jsonl or name == "-" or name.endswith(".jsonl")
 
 
 def run(args: argparse.Namespace) -> int:
     """Check every file and report."""
-    records = [_check(path) for path in args.files]
+    statuses: set[str] = set()
+    records: list[dict[str, Any]] = []
+    for name in args.files:
+        if _is_log(name, args.jsonl):
+            summary = _check_log(name)
+            statuses.add(summary.status)
+            _emit(args.format, records, summary.to_json(), summary.text())
+        else:
+            record = _check_file(name)
+            statuses.add(record["status"])
+            _emit(args.format, records, record, _text(record))
     if args.format == "json":
         print(dump_json(records))
-    else:
-        for record in records:
-            print(_text(record))
-    statuses = {record["status"] for record in records}
     if "invalid" in statuses:
         return 2
     return 1 if "diverges" in statuses else 0
+
+
+def _emit(form: str, records: list[dict[str, Any]], record: dict[str, Any], text: str) -> None:
+    """Print a text report at once (a long log's summary should not wait for later files);
+    collect JSON records to print as one array."""
+    if form == "json":
+        records.append(record)
+    else:
+        print(text, flush=True)

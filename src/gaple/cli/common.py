@@ -55,10 +55,16 @@ def read_json(name: str) -> Any:
         raise UnreadableJson(msg) from None
 
 
+DEFAULT_VARIANT = "pagat-4x7"
+"""The preset used when ``--variant`` is not given."""
+
+
 def add_variant(parser: argparse.ArgumentParser) -> None:
     """``--variant NAME`` and repeatable ``--set OPTION=VALUE`` overrides."""
     parser.add_argument(
-        "--variant", default="pagat-4x7", help="preset name or alias (default: pagat-4x7)"
+        "--variant",
+        default=DEFAULT_VARIANT,
+        help=f"preset name or alias (default: {DEFAULT_VARIANT})",
     )
     parser.add_argument(
         "--set",
@@ -76,13 +82,14 @@ def add_format(parser: argparse.ArgumentParser) -> None:
 
 
 def rules_from_args(args: argparse.Namespace) -> Ruleset:
-    """The preset named by ``--variant`` with the ``--set`` overrides applied.
+    """The preset named by ``--variant`` (the default one if ``None``) with the ``--set``
+    overrides applied.
 
     Raises:
         UsageError: an unknown preset, a malformed override or unplayable options.
     """
     try:
-        preset = find_preset(args.variant)
+        preset = find_preset(args.variant or DEFAULT_VARIANT)
     except UnknownPreset as error:
         raise UsageError(str(error)) from None
     options = rules_to_json(preset.rules)

@@ -7,7 +7,8 @@ deals and actions make a case worth having is decided by hand in :mod:`.scenario
 The observable state after each step (:func:`observe`) is split into levels an engine can be
 checked at (:data:`LEVELS`): ``line`` (line, ends, legal leads and placements), ``turns`` (the
 seat to act, legal passes and discards, hand sizes, discard counts, the ending), ``count``
-(counts, winner, winning team) and ``points`` (points, replay).
+(counts, winner, winning team), ``points`` (points, replay) and ``rules`` (the rule a rejection
+names, the rule IDs that explain a result).
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ __all__ = [
 CASE_FORMAT = 1
 """Version of the case format (``spec/vectors/v1``); bumped on any incompatible change."""
 
-LEVELS: tuple[str, ...] = ("line", "turns", "count", "points")
-"""The levels an engine can be checked at, from the line up to the points."""
+LEVELS: tuple[str, ...] = ("line", "turns", "count", "points", "rules")
+"""The levels an engine can be checked at, from the line up to the points, then the reasons."""
 
 LINE_ERRORS = frozenset({"line-started", "lead-required", "no-match", "illegal-lead"})
 """Error codes of the ``line`` level (leads and placements); the others are ``turns``
@@ -88,7 +89,7 @@ def observe(state: State) -> dict[str, JSON]:
 
 def result_json(state: State) -> dict[str, JSON] | None:
     """The result of an ended hand in the protocol's ``result`` form; ``None`` while it goes
-    on."""
+    on. ``rules`` are the rule IDs of the spec's explanation notes, as a sorted set."""
     if state.ending is None:
         return None
     result = hand_result(state)
@@ -98,6 +99,7 @@ def result_json(state: State) -> dict[str, JSON] | None:
         "winning_team": result.winning_team,
         "points": list(result.points),
         "replay": result.replay,
+        "rules": sorted({note.rule_id for note in result.notes}),
     }
 
 
@@ -207,19 +209,22 @@ def _result_rules(state: State) -> set[str]:
 
 def case_levels(case: Mapping[str, JSON]) -> list[str]:
     """The levels a case checks: ``line`` always; ``turns`` when it passes, discards, checks a
-    turns-level error or reaches the end; ``count`` and ``points`` when it has a result."""
+    turns-level error or reaches the end; ``count`` and ``points`` when it has a result;
+    ``rules`` when it has a result or an error (a rule named on the wire)."""
     levels = {"line"}
     for step in case["steps"]:
         move = parse_move(step["action"]["move"])
         if isinstance(move, Pass | Discard):
             levels.add("turns")
-        if "error" in step and _error_level(step["error"]["code"], move) == "turns":
-            levels.add("turns")
+        if "error" in step:
+            levels.add("rules")
+            if _error_level(step["error"]["code"], move) == "turns":
+                levels.add("turns")
     observed = [case["initial"]] + [step["expect"] for step in case["steps"] if "expect" in step]
     if any(seen["ending"] is not None for seen in observed):
         levels.add("turns")
     if case.get("result") is not None:
-        levels |= {"count", "points"}
+        levels |= {"count", "points", "rules"}
     return [level for level in LEVELS if level in levels]
 
 

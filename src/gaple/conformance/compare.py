@@ -7,8 +7,9 @@ spec expected and what the implementation showed.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -35,8 +36,10 @@ __all__ = [
     "POINTS_FIELDS",
     "TURNS_FIELDS",
     "Difference",
+    "LegalDifference",
     "compare_observation",
     "compare_result",
+    "legal_difference",
 ]
 
 JSON = Any
@@ -134,24 +137,50 @@ def _compare_legal(
         line = _is_line_move(text)
         return ("line" in checked and line) or ("turns" in checked and not line)
 
-    wanted = {m for m in expected if keep(m)}
-    shown = {_canonical(m) for m in actual}
-    shown = {m for m in shown if keep(m)}
-    if wanted == shown:
+    difference = legal_difference(expected, actual, state, keep)
+    if difference is None:
         return None
-    missing = sorted(wanted - shown)
-    extra = sorted(shown - wanted)
-    rule = _legal_rule(state, missing, extra, shown)
-    order = {m: i for i, m in enumerate(expected)}
-    return Difference(
-        "legal",
-        rule,
-        sorted(wanted, key=lambda m: order.get(m, 0)),
-        sorted(shown),
-    )
+    wanted = [m for m in expected if keep(m)]
+    shown = sorted({m for m in map(_canonical, actual) if keep(m)})
+    return Difference("legal", difference.rule, wanted, shown)
 
 
+@frozen
+class LegalDifference:
+    """Moves an implementation offered that differ from the spec's legal moves."""
+
+    missing: tuple[str, ...]
+    """Legal moves it did not offer, in :func:`gaple.state.legal_moves` order."""
+    extra: tuple[str, ...]
+    """Moves it offered that are not legal, sorted."""
+    rule: str
+    """The rule ID the difference breaks."""
+
+
+def legal_difference(
+    expected: Sequence[str],
+    shown: Iterable[str],
+    state: State,
+    keep: Callable[[str], bool] | None = None,
+) -> LegalDifference | None:
+    """Compare offered moves with the spec's legal moves ``expected`` in ``state``, as sets.
+
+    Only the moves ``keep`` selects (all by default) are compared; moves are read leniently
+    (``place 3-0 left`` is ``place 0-3 left``).
+    """
+    wanted = [m for m in expected if keep is None or keep(m)]
+    offered = {m for m in map(_canonical, shown) if keep is None or keep(m)}
+    missing = tuple(m for m in wanted if m not in offered)
+    extra = tuple(sorted(offered - set(wanted)))
+    if not missing and not extra:
+        return None
+    rule = _legal_rule(state, sorted(missing), list(extra), offered)
+    return LegalDifference(missing, extra, rule)
+
+
+@functools.lru_cache(maxsize=4096)
 def _canonical(text: str) -> str:
+    # Cached: a log of many hands repeats the same few hundred move texts.
     try:
         return str(parse_move(text))
     except MoveSyntaxError:
@@ -224,8 +253,12 @@ def _field_rule(
 def compare_result(
     expected: Mapping[str, JSON], actual: Mapping[str, JSON], state: State, levels: Iterable[str]
 ) -> Difference | None:
-    """The first difference at the ``count`` and ``points`` levels between two results
-    (fields missing from ``expected`` are not compared)."""
+    """The first difference at the ``count``, ``points`` and ``rules`` levels between two
+    results (fields missing from ``expected`` are not compared).
+
+    The numbers come first: a wrong count usually changes the explanation too, and the count
+    is the more specific finding.
+    """
     checked = set(levels)
     fields = (COUNT_FIELDS if "count" in checked else ()) + (
         POINTS_FIELDS if "points" in checked else ()
@@ -238,7 +271,22 @@ def compare_result(
             return Difference(
                 name, _result_rule(name, state, expected, shown), expected[name], shown
             )
+    if "rules" in checked and "rules" in expected:
+        return _compare_rule_ids(expected["rules"], actual.get("rules"))
     return None
+
+
+def _compare_rule_ids(expected: Sequence[str], shown: JSON) -> Difference | None:
+    """The result's rule IDs compared as a set; the difference names the first missing ID,
+    else the first extra one (anything but a list of strings shows none of them)."""
+    wanted = set(expected)
+    listed = isinstance(shown, list) and all(isinstance(item, str) for item in shown)
+    given = set(shown) if listed else set()
+    if listed and given == wanted:
+        return None
+    # Never empty: every spec result has at least the note of its ending.
+    rule = (sorted(wanted - given) + sorted(given - wanted))[0]
+    return Difference("rules", rule, sorted(wanted), sorted(given) if listed else shown)
 
 
 def _result_rule(name: str, state: State, expected: Mapping[str, JSON], shown: JSON) -> str:

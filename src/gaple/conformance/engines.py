@@ -20,7 +20,7 @@ import subprocess
 import threading
 from typing import IO, Any, Protocol
 
-from gaple.conformance.cases import observe, result_json
+from gaple.conformance.cases import LEVELS, observe, result_json
 from gaple.conformance.schemas import PROTOCOL_SCHEMAS, REPLY_TO
 from gaple.deal import InvalidDeal
 from gaple.io import FormatError, deal_from_json, rules_from_json
@@ -213,7 +213,7 @@ class ReferenceEngine:
                 "protocol": 1,
                 "name": "gaple-reference",
                 "version": _version(),
-                "levels": ["line", "turns", "count", "points"],
+                "levels": list(LEVELS),
                 "error_codes": True,
             }
         if kind == "start":
@@ -233,7 +233,12 @@ class ReferenceEngine:
             try:
                 self._state = apply(state, parse_move(message["move"]), message["seat"])
             except IllegalMove as error:
-                return {"type": "rejected", "code": error.code, "message": error.message}
+                return {
+                    "type": "rejected",
+                    "code": error.code,
+                    "rule": error.rule_id,
+                    "message": error.message,
+                }
             except MoveSyntaxError as error:
                 return {"type": "rejected", "code": None, "message": str(error)}
             return {"type": "ok"}

@@ -1,10 +1,11 @@
 """The conformance runner: drive an engine through every case and compare it with the spec.
 
 Each case ends ``passed``, ``failed`` (the first difference, with its rule ID), ``skipped``
-(the engine does not support the variant, or the case needs a level the engine does not
-declare) or ``errored`` (crash, timeout, unreadable reply: the engine is restarted for the next
-case). The runner only ever sends the engine the case's rules, deal and actions, never the
-expected values.
+(the engine does not support the variant, or the case needs a playing level the engine does
+not declare: ``count``, ``points`` and ``rules`` are only ever extra comparisons) or
+``errored`` (crash, timeout, unreadable reply: the engine is restarted for the next case). The
+runner only ever sends the engine the case's rules, deal and actions, never the expected
+values.
 """
 
 from __future__ import annotations
@@ -234,6 +235,9 @@ def _play_case(
             if info.error_codes and level in levels and reply.get("code") != error["code"]:
                 difference = Difference("code", error["rule"], error["code"], reply.get("code"))
                 raise _Failed(difference, number, action)
+            if "rules" in levels and level in levels and reply.get("rule") != error["rule"]:
+                difference = Difference("rule", error["rule"], error["rule"], reply.get("rule"))
+                raise _Failed(difference, number, action)
         else:
             move = parse_move(action["move"])
             if verdict == "rejected":
@@ -248,7 +252,7 @@ def _play_case(
             expected = step["expect"]
         _observe(engine, expected, spec, levels, step=number, action=action)
     result = case.get("result")
-    if result is not None and {"count", "points"} & set(levels):
+    if result is not None and {"count", "points", "rules"} & set(levels):
         claimed = engine.request({"type": "result"})
         if claimed.get("type") != "result":
             msg = f"expected a 'result' reply, got {claimed!r}"

@@ -254,6 +254,26 @@ def _placing() -> Iterator[dict[str, JSON]]:
             (3, "place 3-3 left", "not-in-hand"),
         ],
     )
+    # A tile that is not in the double-6 set at all (6-7) is a tile nobody holds: not-in-hand,
+    # whether placed, discarded or led. Seat 0 holds 0-0, the first tile of the set, so an
+    # engine that looks the tile up by index and falls back to the first tile would wrongly
+    # find it in hand. A later DOMINO4D hand (any-tile lead) lets seat 3 lead 2-5 first, so
+    # 0-0 is still in seat 0's hand when it is to act.
+    yield _case(
+        "play-tile-outside-the-set",
+        "A tile outside the double-6 set (6-7) is not held by anyone: not-in-hand.",
+        "domino4d",
+        {3: "2-5", 0: "0-0 2-2"},
+        [
+            (3, "lead 2-5", (2, 5)),
+            (0, "place 6-7 left", "not-in-hand"),
+            (0, "place 7-7 right", "not-in-hand"),
+            (0, "place 2-2 left", (2, 5)),
+        ],
+        first_hand=False,
+        first_seat=3,
+        rules_note=("play.in-hand",),
+    )
     # Placing a tile one does not hold is not-in-hand even when it would not match either
     # (not-in-hand is checked before no-match).
     yield _case(

@@ -12,6 +12,8 @@ from typing import Any
 
 import attrs
 
+from gaple.conformance.cases import LEVELS
+from gaple.registry import RULES
 from gaple.rules import Ruleset
 from gaple.state import ERROR_CODES
 
@@ -30,9 +32,10 @@ _MOVE: JSON = {
     r"|pass|discard [0-9]{1,2}-[0-9]{1,2})$",
 }
 _SEAT: JSON = _NAT
-_LEVEL: JSON = {"enum": ["line", "turns", "count", "points"]}
+_LEVEL: JSON = {"enum": list(LEVELS)}
 _CODE: JSON = {"enum": sorted(ERROR_CODES)}
-_RULE_ID: JSON = {"type": "string", "pattern": r"^[a-z]+\.[a-z0-9-]+$"}
+_RULE_ID: JSON = {"enum": sorted(RULES)}
+"""A rule ID of :mod:`gaple.registry`: an enum, so ``--validate`` catches a misspelt one."""
 
 
 def _option_schema(default: object) -> JSON:
@@ -99,8 +102,9 @@ def _result() -> JSON:
             "winning_team": {"oneOf": [_NAT, {"type": "null"}]},
             "points": {"type": "array", "items": {"type": "integer"}},
             "replay": {"type": "boolean"},
+            "rules": {"type": "array", "items": _RULE_ID, "uniqueItems": True},
         },
-        "required": ["counts", "winner", "winning_team", "points", "replay"],
+        "required": ["counts", "winner", "winning_team", "points", "replay", "rules"],
         "additionalProperties": False,
     }
 
@@ -185,9 +189,10 @@ def case_schema() -> JSON:
 
 def transcript_schema() -> JSON:
     """The schema of a transcript for ``gaple check`` (the form of gaple.io.state_to_json,
-    with an optional claimed ``result``)."""
+    with optional ``offered`` moves per action and at the end, and a claimed ``result``)."""
     pair = {"type": "array", "items": _NAT, "minItems": 2, "maxItems": 2}
     tiles = {"type": "array", "items": {"type": "array", "items": _TILE}}
+    action = _action()
     return {
         "$schema": DRAFT,
         "$id": BASE + "transcript",
@@ -199,6 +204,11 @@ def transcript_schema() -> JSON:
             "deal": {"$ref": "#/$defs/deal"},
             "first_hand": {"type": "boolean"},
             "actions": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+            "offered": {
+                "description": "The moves the engine offered after the last action (none once "
+                "the hand has ended).",
+                "$ref": "#/$defs/offered",
+            },
             "to_act": {"oneOf": [_SEAT, {"type": "null"}]},
             "line": {"type": "array", "items": pair},
             "ends": {"oneOf": [pair, {"type": "null"}]},
@@ -210,7 +220,18 @@ def transcript_schema() -> JSON:
         "required": ["rules", "deal", "actions"],
         "$defs": {
             "deal": {**_deal(), "required": ["hands"]},
-            "action": _action(),
+            "action": {
+                **action,
+                "properties": {
+                    **action["properties"],
+                    "offered": {
+                        "description": "The moves the engine offered (its legal moves) before "
+                        "this action; compared with the spec's as a set.",
+                        "$ref": "#/$defs/offered",
+                    },
+                },
+            },
+            "offered": {"type": "array", "items": _MOVE},
             "result": {**_result(), "required": []},
         },
     }
@@ -284,13 +305,16 @@ def _protocol() -> dict[str, JSON]:
             {
                 "type": {"const": "rejected"},
                 "code": {"oneOf": [_CODE, {"type": "null"}]},
+                "rule": _RULE_ID,
                 "message": {"type": "string"},
             },
             ["type", "code"],
         ),
         "result": _message("result", {"type": {"const": "result"}}, ["type"]),
         "result-reply": _message(
-            "result-reply", {"type": {"const": "result"}, **result}, ["type", *result]
+            "result-reply",
+            {"type": {"const": "result"}, **result},
+            ["type", *(name for name in result if name != "rules")],
         ),
         "bye": _message("bye", {"type": {"const": "bye"}}, ["type"]),
         "error": _message(

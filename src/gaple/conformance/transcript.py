@@ -1,37 +1,55 @@
 """Checking a transcript recorded by another implementation against the spec.
 
 A transcript has the form of :func:`gaple.io.state_to_json`: the rules, the deal, whether it is
-a first hand, the actions in order, and optionally what the implementation showed at the end
-(``to_act``, ``line``, ``ends``, ``hands``, ``discards``, ``ending``) and the result it claimed.
-The checker replays the actions and reports the first divergence.
+a first hand, the actions in order, and optionally what the implementation showed: the moves it
+offered before each action (``offered`` in the action) and after the last one (``offered`` at
+the top level), what it showed at the end (``to_act``, ``line``, ``ends``, ``hands``,
+``discards``, ``ending``) and the result it claimed. The checker reads the whole transcript with
+the typed readers of :mod:`gaple.io` (so a malformed one is refused before anything is
+compared), replays the actions and reports the first divergence.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping
+import functools
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
 
 from gaple.conformance.cases import result_json
-from gaple.conformance.compare import compare_result
-from gaple.conformance.schemas import transcript_schema
+from gaple.conformance.compare import compare_result, legal_difference
 from gaple.deal import InvalidDeal
 from gaple.io import (
     FormatError,
     action_from_json,
     deal_from_json,
+    move_from_json,
     rules_from_json,
     state_to_json,
+    tile_from_json,
 )
-from gaple.state import Discard, Ending, IllegalMove, State, apply, new_hand
+from gaple.state import (
+    Action,
+    Discard,
+    Ending,
+    IllegalMove,
+    Move,
+    MoveSyntaxError,
+    State,
+    apply,
+    legal_moves,
+    new_hand,
+    parse_move,
+)
 
-__all__ = ["Divergence", "Verdict", "check_transcript", "schema_problem"]
+__all__ = ["Divergence", "Verdict", "check_transcript"]
 
 JSON = Any
 
 _OBSERVED = ("ending", "to_act", "line", "ends", "hands", "discards")
+_RESULT = ("counts", "winner", "winning_team", "points", "replay")
 
 
 @frozen
@@ -45,7 +63,8 @@ class Divergence:
     action: str | None
     """The move, for an action."""
     field: str
-    """``action`` for a move the spec rejects, else the field of the transcript."""
+    """``action`` for a move the spec rejects, ``offered`` for the moves offered before it,
+    else the field of the transcript."""
     rule: str
     """The rule ID."""
     expected: JSON
@@ -54,10 +73,14 @@ class Divergence:
     """What the transcript claims."""
     path: str
     """The JSON path of the diverging value in the transcript."""
+    missing: tuple[str, ...] = ()
+    """For ``offered``: the legal moves the implementation did not offer."""
+    extra: tuple[str, ...] = ()
+    """For ``offered``: the moves it offered that the spec does not allow."""
 
     def to_json(self) -> dict[str, JSON]:
-        """As a JSON object."""
-        return {
+        """As a JSON object (``missing`` and ``extra`` only for ``offered``)."""
+        record = {
             "step": self.step,
             "seat": self.seat,
             "action": self.action,
@@ -67,6 +90,33 @@ class Divergence:
             "claimed": self.claimed,
             "path": self.path,
         }
+        if self.field == "offered":
+            record["missing"] = list(self.missing)
+            record["extra"] = list(self.extra)
+        return record
+
+    def describe(self) -> str:
+        """One line: where, the rule, and what differs."""
+        where = f"step {self.step}"
+        if self.action is not None:
+            where += f" (seat {self.seat}: {self.action})"
+        else:
+            where += f", {self.path}"
+        if self.field == "offered":
+            parts = [f"did not offer {', '.join(self.missing)}"] if self.missing else []
+            if self.extra:
+                parts.append(f"offered {', '.join(self.extra)}, which the spec does not allow")
+            what = f"the moves offered{' before it' if self.action else ''}: " + "; ".join(parts)
+        else:
+            what = (
+                f"the spec expects {_show(self.expected)}, the transcript claims "
+                f"{_show(self.claimed)}"
+            )
+        return f"{where}: rule {self.rule}: {what}"
+
+
+def _show(value: JSON) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 @frozen
@@ -74,7 +124,9 @@ class Verdict:
     """The outcome of checking one transcript."""
 
     actions: int
+    """The actions replayed before the divergence (all of them when there is none)."""
     ending: str | None
+    """The spec's ending (``out``, ``blocked``) of the replayed hand, ``None`` if it goes on."""
     divergence: Divergence | None
     notes: tuple[str, ...] = ()
 
@@ -84,20 +136,10 @@ class Verdict:
         return self.divergence is None
 
 
-def schema_problem(data: JSON) -> FormatError | None:
-    """The first violation of ``spec/schema/transcript.schema.json``, if ``jsonschema`` is
-    installed (otherwise the readers below still locate every problem they meet)."""
-    try:
-        jsonschema = importlib.import_module("jsonschema")
-    except ImportError:
-        return None
-    validator = jsonschema.Draft202012Validator(transcript_schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if not errors:
-        return None
-    error = errors[0]
-    path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-    return FormatError(path, error.message)
+@frozen
+class _Step:
+    action: Action
+    offered: tuple[str, ...] | None
 
 
 def check_transcript(data: JSON) -> Verdict:
@@ -106,53 +148,227 @@ def check_transcript(data: JSON) -> Verdict:
     Raises:
         FormatError: the transcript is not in the expected form (located by JSON path).
     """
-    problem = schema_problem(data)
-    if problem is not None:
-        raise problem
     if not isinstance(data, Mapping):
-        raise FormatError("$", "expected an object")
-    rules = rules_from_json(data.get("rules"), "$.rules")
-    deal = deal_from_json(data.get("deal"), "$.deal")
+        raise FormatError("$", "expected a transcript object")
+    for key in ("rules", "deal", "actions"):
+        if key not in data:
+            raise FormatError("$", f"missing key {key!r}")
+    if data.get("format", 1) != 1:
+        raise FormatError("$.format", f"expected 1, got {data['format']!r}")
+    rules = rules_from_json(data["rules"], "$.rules")
+    deal = deal_from_json(data["deal"], "$.deal")
     first_hand = data.get("first_hand", True)
+    if not isinstance(first_hand, bool):
+        raise FormatError("$.first_hand", "expected true or false")
+    steps = _read_steps(data["actions"])
+    offered_after = None
+    if "offered" in data:
+        offered_after = _read_offered(data["offered"], "$.offered")
+    _read_observed(data)
+    claimed = _read_result(data.get("result"))
     try:
         state = new_hand(rules, deal, first_hand=first_hand)
     except InvalidDeal as error:
         raise FormatError("$.deal", str(error)) from None
-    raw = data.get("actions", [])
-    if not isinstance(raw, list):
-        raise FormatError("$.actions", "expected an array")
-    actions = [action_from_json(item, f"$.actions[{i}]") for i, item in enumerate(raw)]
-    for number, action in enumerate(actions, start=1):
+    ended_at = 0
+    for number, step in enumerate(steps, start=1):
+        where = f"$.actions[{number - 1}]"
+        action = step.action
+        if step.offered is not None:
+            divergence = _offered(state, step.offered, number, action, f"{where}.offered")
+            if divergence is not None:
+                return Verdict(number - 1, _ending(state), divergence)
+        if state.ending is not None:
+            # The spec's own rejection names end.final; a transcript that goes on shows an
+            # engine that missed the end, so the rule of how the hand ended is the useful one.
+            expected = f"rejected (hand-over: {_ended(state, ended_at)})"
+            divergence = Divergence(
+                number,
+                action.seat,
+                str(action.move),
+                "action",
+                _end_rule(state),
+                expected,
+                "accepted",
+                where,
+            )
+            return Verdict(number - 1, _ending(state), divergence)
         try:
             state = apply(state, action.move, action.seat)
         except IllegalMove as error:
+            expected = f"rejected ({error.code}: {error.message})"
             divergence = Divergence(
-                step=number,
-                seat=action.seat,
-                action=str(action.move),
-                field="action",
-                rule=error.rule_id,
-                expected=f"rejected ({error.code}: {error.message})",
-                claimed="accepted",
-                path=f"$.actions[{number - 1}]",
+                number,
+                action.seat,
+                str(action.move),
+                "action",
+                error.rule_id,
+                expected,
+                "accepted",
+                where,
             )
-            return Verdict(number - 1, None, divergence)
-    ending = None if state.ending is None else state.ending.value
+            return Verdict(number - 1, _ending(state), divergence)
+        if state.ending is not None:
+            ended_at = number
+    actions = len(steps)
+    if offered_after is not None:
+        divergence = _offered(state, offered_after, actions, None, "$.offered")
+        if divergence is not None:
+            return Verdict(actions, _ending(state), divergence)
     spec = state_to_json(state)
     for name in _OBSERVED:
         if name in data and data[name] != spec[name]:
             divergence = Divergence(
-                step=len(actions),
-                seat=None,
-                action=None,
-                field=name,
-                rule=_rule(name, state),
-                expected=spec[name],
-                claimed=data[name],
-                path=f"$.{name}",
+                actions, None, None, name, _rule(name, state), spec[name], data[name], f"$.{name}"
             )
-            return Verdict(len(actions), ending, divergence)
-    return _check_result(data, state, len(actions), ending)
+            return Verdict(actions, _ending(state), divergence)
+    return _check_result(claimed, state, actions)
+
+
+def _ending(state: State) -> str | None:
+    return None if state.ending is None else state.ending.value
+
+
+def _end_rule(state: State) -> str:
+    return "end.out" if state.ending is Ending.OUT else "end.blocked"
+
+
+def _ended(state: State, step: int) -> str:
+    assert state.ending is not None
+    return f"the hand had ended {state.ending.value} at step {step}"
+
+
+def _offered(
+    state: State, offered: Sequence[str], step: int, action: Action | None, path: str
+) -> Divergence | None:
+    legal = [str(move) for move in legal_moves(state)]
+    difference = legal_difference(legal, offered, state)
+    if difference is None:
+        return None
+    # After the end nothing may be offered; legal_difference names end.final, the rule of an
+    # action after the end, but an engine offering moves has missed how the hand ended.
+    rule = difference.rule if state.ending is None else _end_rule(state)
+    return Divergence(
+        step,
+        None if action is None else action.seat,
+        None if action is None else str(action.move),
+        "offered",
+        rule,
+        legal,
+        list(offered),
+        path,
+        difference.missing,
+        difference.extra,
+    )
+
+
+def _read_steps(raw: JSON) -> list[_Step]:
+    if not isinstance(raw, list):
+        raise FormatError("$.actions", "expected an array of actions")
+    steps = []
+    for i, item in enumerate(raw):
+        path = f"$.actions[{i}]"
+        if not isinstance(item, Mapping) or "move" not in item or "seat" not in item:
+            # The general reader words the problem (not an object, which key is missing).
+            action_from_json(item, path)
+        for key in item:
+            if key not in ("seat", "move", "offered"):
+                raise FormatError(f"{path}.{key}", "unknown key; keys are seat, move, offered")
+        _nat(item["seat"], f"{path}.seat")
+        action = Action(item["seat"], _move(item["move"], f"{path}.move"))
+        offered = None
+        if "offered" in item:
+            offered = _read_offered(item["offered"], f"{path}.offered")
+        steps.append(_Step(action, offered))
+    return steps
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> Move | str:
+    """The move, or why the text is not one. Cached: a log of many hands repeats the same
+    few hundred move texts, and moves are immutable values."""
+    try:
+        return parse_move(text)
+    except MoveSyntaxError as error:
+        return str(error)
+
+
+def _move(value: JSON, path: str) -> Move:
+    if not isinstance(value, str):
+        return move_from_json(value, path)  # raises, wording the wrong type
+    move = _parse(value)
+    if isinstance(move, str):
+        raise FormatError(path, move)
+    return move
+
+
+def _read_offered(raw: JSON, path: str) -> tuple[str, ...]:
+    if not isinstance(raw, list):
+        raise FormatError(path, "expected an array of moves such as 'place 0-3 left'")
+    for i, item in enumerate(raw):
+        _move(item, f"{path}[{i}]")
+    return tuple(raw)
+
+
+def _nat(value: JSON, path: str, *, null: bool = False) -> None:
+    if value is None and null:
+        return
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise FormatError(path, "expected a whole number >= 0" + (" or null" if null else ""))
+
+
+def _array(value: JSON, path: str) -> list[JSON]:
+    if not isinstance(value, list):
+        raise FormatError(path, "expected an array")
+    return value
+
+
+def _pair(value: JSON, path: str) -> None:
+    if len(_array(value, path)) != 2:
+        raise FormatError(path, "expected two numbers [left, right]")
+    for i, item in enumerate(value):
+        _nat(item, f"{path}[{i}]")
+
+
+def _read_observed(data: Mapping[str, JSON]) -> None:
+    """Check the form of the final fields present (their values are compared later)."""
+    if "to_act" in data:
+        _nat(data["to_act"], "$.to_act", null=True)
+    if "line" in data:
+        for i, pair in enumerate(_array(data["line"], "$.line")):
+            _pair(pair, f"$.line[{i}]")
+    if data.get("ends") is not None:
+        _pair(data["ends"], "$.ends")
+    for name in ("hands", "discards"):
+        if name in data:
+            for seat, tiles in enumerate(_array(data[name], f"$.{name}")):
+                for i, tile in enumerate(_array(tiles, f"$.{name}[{seat}]")):
+                    tile_from_json(tile, f"$.{name}[{seat}][{i}]")
+    if data.get("ending", None) not in (None, "out", "blocked"):
+        raise FormatError("$.ending", f"expected null, 'out' or 'blocked', got {data['ending']!r}")
+
+
+def _read_result(claimed: JSON) -> Mapping[str, JSON] | None:
+    if claimed is None:
+        return None
+    if not isinstance(claimed, Mapping):
+        raise FormatError("$.result", "expected an object")
+    for name, value in claimed.items():
+        path = f"$.result.{name}"
+        if name not in _RESULT:
+            raise FormatError(path, f"unknown field; fields are {', '.join(_RESULT)}")
+        if name in ("winner", "winning_team"):
+            _nat(value, path, null=True)
+        elif name == "replay":
+            if not isinstance(value, bool):
+                raise FormatError(path, "expected true or false")
+        else:
+            for i, item in enumerate(_array(value, path)):
+                if not isinstance(item, int) or isinstance(item, bool):
+                    raise FormatError(f"{path}[{i}]", "expected an integer")
+                if name == "counts":
+                    _nat(item, f"{path}[{i}]")
+    return claimed
 
 
 def _rule(name: str, state: State) -> str:
@@ -170,15 +386,16 @@ def _rule(name: str, state: State) -> str:
     return "block.discard" if any(isinstance(m, Discard) for m in moves) else "play.in-hand"
 
 
-def _check_result(
-    data: Mapping[str, JSON], state: State, actions: int, ending: str | None
-) -> Verdict:
-    claimed = data.get("result")
+def _check_result(claimed: Mapping[str, JSON] | None, state: State, actions: int) -> Verdict:
+    ending = _ending(state)
+    expected = result_json(state)
+    # A replayed hand has no winner and no points; saying so keeps a reader from taking the
+    # empty result for a defect of the transcript.
+    notes = ("replayed: the tied challenge voids the hand [partner.challenge-tie]",)
+    replayed = notes if expected is not None and expected["replay"] else ()
     if claimed is None:
-        return Verdict(actions, ending, None)
-    if not isinstance(claimed, Mapping):
-        raise FormatError("$.result", "expected an object")
-    if state.ending is None:
+        return Verdict(actions, ending, None, replayed)
+    if expected is None:
         divergence = Divergence(
             actions,
             None,
@@ -190,17 +407,10 @@ def _check_result(
             "$.result",
         )
         return Verdict(actions, ending, divergence)
-    expected = result_json(state)
-    assert expected is not None
-    unknown = sorted(set(claimed) - set(expected))
-    if unknown:
-        raise FormatError(
-            f"$.result.{unknown[0]}", f"unknown field; fields are {', '.join(expected)}"
-        )
     present = {name: expected[name] for name in claimed}
     difference = compare_result(present, claimed, state, ("count", "points"))
     if difference is None:
-        return Verdict(actions, ending, None)
+        return Verdict(actions, ending, None, replayed)
     divergence = Divergence(
         actions,
         None,
@@ -211,4 +421,4 @@ def _check_result(
         difference.actual,
         f"$.result.{difference.field}",
     )
-    return Verdict(actions, ending, divergence)
+    return Verdict(actions, ending, divergence, replayed)
