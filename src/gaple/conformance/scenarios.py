@@ -1202,7 +1202,7 @@ def _all(*criteria: Criterion) -> Criterion:
     return met
 
 
-_SIX_SIX, _BLANK, _FIVE_FIVE = Tile(6, 6), Tile(0, 0), Tile(5, 5)
+_SIX_SIX, _BLANK = Tile(6, 6), Tile(0, 0)
 _SUWIKI = "suwiki-partnership"
 
 
