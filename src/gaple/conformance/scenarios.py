@@ -1154,6 +1154,21 @@ def _blocked_at_once_decided(state: State) -> bool:
     return len({counts[(seat + k) % players] for k in (-1, 0, 1)}) == 3
 
 
+def _starter_number_unheld(half: int) -> Criterion:
+    """A starter deal where no hand shows the starter's low (``half`` 0) or high (1) number,
+    while some hand shows the other one."""
+
+    def met(state: State) -> bool:
+        starter = state.deal.starter
+        if starter is None or starter.is_double:
+            return False
+        numbers = (starter.low, starter.high)
+        held = {pip for hand in state.deal.hands for tile in hand for pip in (tile.low, tile.high)}
+        return numbers[half] not in held and numbers[1 - half] in held
+
+    return met
+
+
 def _lone_blank_before_out(state: State) -> bool:
     """A seat went out, and a seat with a lower number is left with only 0-0 (count 0 too)."""
     out = state.out_seat
@@ -1233,6 +1248,15 @@ def _cover_list() -> Iterator[_Cover]:
         {"hand_size": 1},
         _blocked_at_once_decided,
     )
+    for half, name in ((0, "low"), (1, "high")):
+        yield _Cover(
+            f"cover-starter-{name}-number-unheld",
+            f"end.blocked: 2 x 3 deal; no hand shows the starter's {name} number but one shows "
+            "the other, so the hand is not blocked at once (both numbers are checked).",
+            "pagat-4x7",
+            {"players": 2, "hand_size": 3},
+            _starter_number_unheld(half),
+        )
     yield _Cover(
         "cover-blocked-pagat-5x5",
         "end.blocked in the 5 x 5 starter deal.",
@@ -1429,6 +1453,14 @@ def _cover_list() -> Iterator[_Cover]:
         _dead(_SIX_SIX),
     )
     yield _Cover(
+        "cover-dead-top-double-value-one",
+        "partner.dead-double: any positive top_double_bonus gives 6-6 a dead value; at 1 the "
+        "losing pair's dead 6-6 counts 1.",
+        _SUWIKI,
+        {"top_double_bonus": 1},
+        _dead(_SIX_SIX),
+    )
+    yield _Cover(
         "cover-dead-blank-double-any-double-blank-25",
         "partner.dead-double with score.double-blank-25 and the any-double house rule: the "
         "losing pair's 0-0 is dead and counts 50 instead of its 25 or 0.",
@@ -1467,6 +1499,14 @@ def _cover_list() -> Iterator[_Cover]:
         _SUWIKI,
         {},
         _alive_open_end(_SIX_SIX),
+    )
+    yield _Cover(
+        "cover-alive-both-ends-show-its-number",
+        "partner.dead-double: every other six is in the line, but both open ends show 6, so the "
+        "losing pair's 6-6 is not dead.",
+        _SUWIKI,
+        {},
+        _all(_alive_open_end(_SIX_SIX), lambda s: not _suit_off_line(s, _SIX_SIX)),
     )
     yield _Cover(
         "cover-alive-blank-in-hand",
