@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
+import enum
 import importlib
+import itertools
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from gaple.cli import main
+from gaple.conformance import scenarios
 from gaple.conformance.cases import LEVELS, ScenarioError, build_case
 from gaple.conformance.scenarios import all_cases
 from gaple.conformance.schemas import SCHEMAS, case_schema
 from gaple.conformance.vectors import VECTORS_DIR, build, check, load_cases
 from gaple.deal import shuffle_deal
-from gaple.io import rules_from_json, rules_to_json
+from gaple.io import deal_from_json, rules_from_json, rules_to_json
 from gaple.presets import PRESETS, ruleset
 from gaple.registry import RULES
-from gaple.state import ERROR_CODES, parse_move
+from gaple.result import position_of
+from gaple.rules import (
+    BlockedAction,
+    ChallengeTie,
+    InvalidRuleset,
+    LeadRule,
+    Ruleset,
+    Settlement,
+    StakeBase,
+)
+from gaple.state import ERROR_CODES, Action, Discard, Ending, Pass, State, parse_move, replay
+from gaple.tiles import Tile, tile_set
 
 jsonschema: Any = importlib.import_module("jsonschema")
 
@@ -328,3 +344,272 @@ def test_check_compares_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     # The same two files restored: equal again (the check does not just always fail).
     assert main(["vectors", "build", "--out", str(tmp_path)]) == 0
     assert main(["vectors", "check", "--out", str(tmp_path)]) == 0
+
+
+# --- every option value, every interacting pair ------------------------------------------------
+
+
+def _final(case: dict[str, Any]) -> State:
+    """The end of a case's hand, replayed from its deal and its accepted actions."""
+    actions = [
+        Action(step["action"]["seat"], parse_move(step["action"]["move"]))
+        for step in case["steps"]
+        if "expect" in step
+    ]
+    rules = rules_from_json(case["rules"])
+    return replay(rules, deal_from_json(case["deal"]), actions, first_hand=case["first_hand"])
+
+
+def _values(option: attrs.Attribute[Any]) -> list[Any]:
+    """The values an option must show in some case, read off its default: every member of an
+    enum, both booleans, else the default and anything else (written ``OTHER``)."""
+    default = option.default
+    if isinstance(default, enum.Enum):
+        return list(type(default))
+    if isinstance(default, bool):
+        return [False, True]
+    return [default, OTHER]
+
+
+OTHER = "another value"
+
+
+def _label(value: Any) -> str:
+    return str(value.value if isinstance(value, enum.Enum) else value)
+
+
+def _shown(rules: Ruleset, option: attrs.Attribute[Any]) -> Any:
+    value = getattr(rules, option.name)
+    plain = isinstance(option.default, enum.Enum | bool)
+    return value if plain or value == option.default else OTHER
+
+
+def missing_option_values(cases: list[dict[str, Any]]) -> list[str]:
+    """Every ``option = value`` that no case plays."""
+    shown = {
+        (option.name, _shown(rules_from_json(case["rules"]), option))
+        for case in cases
+        for option in attrs.fields(Ruleset)
+    }
+    return [
+        f"{option.name} = {_label(value)}"
+        for option in attrs.fields(Ruleset)
+        for value in _values(option)
+        if (option.name, value) not in shown
+    ]
+
+
+def _special_doubles(rules: Ruleset) -> list[Tile]:
+    top = Tile(rules.max_pip, rules.max_pip)
+    return [
+        t for t, v in ((top, rules.top_double_bonus), (Tile(0, 0), rules.blank_double_bonus)) if v
+    ]
+
+
+def _has_dead_double(state: State) -> bool:
+    # Hand reasoning of partner.dead-double: a seat went out, the other pair holds a special
+    # double, no open end shows its number and every other tile of the number is in the line.
+    rules, out, ends = state.rules, state.out_seat, state.ends
+    if rules.settlement is not Settlement.PARTNERSHIP or out is None or ends is None:
+        return False
+    line = set(state.line_tiles())
+    for double in _special_doubles(rules):
+        holders = [s for s in range(4) if double in state.hand(s) or double in state.discards(s)]
+        suit = [t for t in tile_set(rules.max_pip).tiles if t.has(double.low) and t != double]
+        if (
+            holders
+            and holders[0] % 2 != out % 2
+            and double.low not in ends
+            and all(t in line for t in suit)
+        ):
+            return True
+    return False
+
+
+def _challenge_outcome(state: State) -> str | None:
+    """ "win", "loss" or "tie" for the blocker of a blocked partnership hand, else ``None``."""
+    if state.rules.settlement is not Settlement.PARTNERSHIP or state.ending is not Ending.BLOCKED:
+        return None
+    blocker = position_of(state).blocker
+    assert blocker is not None
+    counts = [sum(t.pips for t in (*state.hand(s), *state.discards(s))) for s in range(4)]
+    mine, theirs = counts[blocker], counts[(blocker + 1) % 4]
+    return "win" if mine < theirs else "loss" if mine > theirs else "tie"
+
+
+def _stuck(case: dict[str, Any]) -> bool:
+    return any(
+        isinstance(parse_move(s["action"]["move"]), Pass | Discard)
+        for s in case["steps"]
+        if "expect" in s
+    )
+
+
+def _holds_banned(state: State) -> bool:
+    banned = state.rules.forbidden_leads
+    seats = {state.opener, state.deal.first_seat}
+    return any(t in banned for s in seats for t in state.deal.hands[s])
+
+
+def _valid(**options: Any) -> bool:
+    try:
+        Ruleset(**options)
+    except InvalidRuleset:
+        return False
+    return True
+
+
+Where = Callable[[State, dict[str, Any]], bool]
+"""Whether a case's hand (its end, the case) shows a pair where it matters."""
+
+
+def _in_challenge(outcome: str) -> Where:
+    def where(state: State, _case: dict[str, Any]) -> bool:
+        return _challenge_outcome(state) == outcome
+
+    return where
+
+
+def _banned_held(first_hand: bool) -> Where:
+    def where(state: State, _case: dict[str, Any]) -> bool:
+        no_starter = state.deal.starter is None
+        return state.first_hand is first_hand and no_starter and _holds_banned(state)
+
+    return where
+
+
+def _pairs() -> list[tuple[str, Where, str, str, list[Any]]]:
+    """The interacting pairs: (what, where it must be shown, option a, option b, value pairs)."""
+    rows: list[tuple[str, Where, str, str, list[Any]]] = []
+    for a, b in itertools.combinations(
+        ("dead_double_debit", "closing_any_double", "double_blank_25"), 2
+    ):
+        both_ways = list(itertools.product([False, True], repeat=2))
+        rows.append(("a dead double", lambda s, _c: _has_dead_double(s), a, b, both_ways))
+    for outcome, side in (("win", "win"), ("loss", "loss"), ("tie", "loss")):
+        what = f"a {outcome} of the challenge"
+        ties = [ChallengeTie.BLOCKER_LOSES] if outcome == "tie" else list(ChallengeTie)
+        base = f"challenge_{side}_base"
+        bases_ties = list(itertools.product(StakeBase, ties))
+        rows.append((what, _in_challenge(outcome), base, "challenge_tie", bases_ties))
+        if outcome != "tie":
+            mult = f"challenge_{side}_multiplier"
+            rows.append((what, _in_challenge(outcome), base, mult, [(b, OTHER) for b in StakeBase]))
+    settle = [
+        (s, p)
+        for s in Settlement
+        for p in (False, True)
+        if _valid(
+            settlement=s, partnership=p, match_hands=1 if s is Settlement.CUMULATIVE else None
+        )
+    ]
+    rows.append(
+        ("a result", lambda _s, c: c["result"] is not None, "settlement", "partnership", settle)
+    )
+    both = list(itertools.product(BlockedAction, [False, True]))
+    rows.append(("a stuck seat", lambda _s, c: _stuck(c), "blocked_action", "partnership", both))
+    for lead, first in (("first_lead", True), ("later_lead", False)):
+        what = f"a banned tile held by the {'first' if first else 'later'}-hand opener"
+        rules = [(OTHER, rule) for rule in LeadRule]
+        rows.append((what, _banned_held(first), "forbidden_leads", lead, rules))
+    return rows
+
+
+def missing_pairs(cases: list[dict[str, Any]]) -> list[str]:
+    """Every interacting pair of option values that no case shows where it matters."""
+    finals = [(_final(case), case) for case in cases]
+    missing = []
+    for what, where, a, b, wanted in _pairs():
+        fa, fb = attrs.fields_dict(Ruleset)[a], attrs.fields_dict(Ruleset)[b]
+        shown = {(_shown(s.rules, fa), _shown(s.rules, fb)) for s, c in finals if where(s, c)}
+        missing += [
+            f"{a} = {_label(x)} with {b} = {_label(y)} in {what}"
+            for x, y in wanted
+            if (x, y) not in shown
+        ]
+    for name, preset in PRESETS.items():
+        if preset.rules.has_starter and not any(
+            c["variant"]["preset"] == name and s.ending is Ending.BLOCKED for s, c in finals
+        ):
+            missing.append(f"a blocked hand of the starter deal {name}")
+    return missing
+
+
+def test_every_option_value_is_played_by_a_case(cases: list[dict[str, Any]]) -> None:
+    assert missing_option_values(cases) == []
+
+
+def test_every_interacting_pair_of_option_values_is_played(cases: list[dict[str, Any]]) -> None:
+    assert missing_pairs(cases) == []
+
+
+def test_the_option_checks_catch_the_suite_without_the_cover_group(
+    cases: list[dict[str, Any]],
+) -> None:
+    # Before the cover group every preset led the first hand with 0-0 and used the double-6
+    # set; no case set a stake base other than "all" or blocked a 5 x 5 deal.
+    before = [c for c in cases if c["topic"] != "cover"]
+    values = missing_option_values(before)
+    assert {"first_lead = double", "first_lead = any-tile", "max_pip = another value"} <= set(
+        values
+    )
+    pairs = missing_pairs(before)
+    assert "challenge_win_base = other-pair with challenge_tie = replay in a win of the" in (
+        " ".join(pairs)
+    )
+    assert "a blocked hand of the starter deal pagat-5x5" in pairs
+
+
+def test_every_cover_case_names_a_rule(cases: list[dict[str, Any]]) -> None:
+    cover = [c for c in cases if c["topic"] == "cover"]
+    assert cover
+    for case in cover:
+        assert case["id"].startswith("cover-")
+        named = case["description"].split()[0].rstrip(",:")
+        assert named in RULES, case["id"]
+
+
+def test_a_cover_criterion_no_seed_meets_fails_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    def wants(never: bool) -> Iterator[Any]:
+        yield scenarios._Cover(
+            "cover-x", "end.blocked: x", "pagat-4x7", {}, lambda s: not never and s.is_over
+        )
+
+    monkeypatch.setattr(scenarios, "COVER_SEEDS", 5)
+    monkeypatch.setattr(scenarios, "_cover_list", lambda: wants(never=True))
+    with pytest.raises(ScenarioError, match=r"cover-x: no seed in 1\.\.5 meets its criterion"):
+        list(scenarios.cover_cases())
+    monkeypatch.setattr(scenarios, "_cover_list", lambda: wants(never=False))
+    assert "seed meeting it: 1" in next(scenarios.cover_cases())["description"]
+
+
+def test_cover_challenges_pay_the_stake_their_options_name(cases: list[dict[str, Any]]) -> None:
+    # SUWIKI's challenge as written: a strictly lower blocker's pair wins the win base x the
+    # win multiplier; otherwise (a tie only under blocker-loses) the other pair wins the loss
+    # base x the loss multiplier. Bases: all four counts, the blocker's pair, the other pair.
+    checked = 0
+    for case in cases:
+        state = _final(case)
+        outcome = _challenge_outcome(state)
+        if case["topic"] != "cover" or outcome is None:
+            continue
+        rules, counts = state.rules, case["result"]["counts"]
+        blocker = position_of(state).blocker
+        assert blocker is not None
+        won = outcome == "win"
+        base = rules.challenge_win_base if won else rules.challenge_loss_base
+        mult = rules.challenge_win_multiplier if won else rules.challenge_loss_multiplier
+        own = counts[blocker] + counts[(blocker + 2) % 4]
+        stake = {
+            StakeBase.ALL: sum(counts),
+            StakeBase.BLOCKER_PAIR: own,
+            StakeBase.OTHER_PAIR: sum(counts) - own,
+        }[base]
+        team = blocker % 2 if won else 1 - blocker % 2
+        expected = [0, 0]
+        expected[team] = stake * mult
+        assert case["result"]["points"] == expected, case["id"]
+        checked += 1
+    # 6 wins and 6 losses (3 bases x 2 tie options), 3 lost ties (one per base), the hand
+    # under the discard option and the one blocked at once.
+    assert checked == 17

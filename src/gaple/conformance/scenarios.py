@@ -7,6 +7,10 @@ or ends the spec does not reproduce. Only the full expected observations come fr
 A deal is written as the tiles that matter per seat; :func:`_deal` gives the remaining tiles out
 in canonical order (``0-0, 0-1, ...``) to the seats with room, then the starter (when the rules
 turn one up and none is named) and the set-aside tiles, so every deal is fixed and complete.
+
+The cover group (:func:`cover_cases`) reaches the option values and option pairs the others
+miss: each entry states a criterion on the end of a hand, and the first seeded random hand
+meeting it becomes the case.
 """
 
 from __future__ import annotations
@@ -14,10 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from gaple.conformance.cases import JSON, Step, build_case
+from attrs import frozen
+
+from gaple.conformance.cases import JSON, ScenarioError, Step, build_case
 from gaple.deal import Deal, SplitMix64, shuffle_deal
 from gaple.presets import PRESETS, find_preset
-from gaple.rules import Ruleset
+from gaple.result import hand_result, position_of
+from gaple.rules import ChallengeTie, Ruleset, StakeBase
 from gaple.state import (
     Action,
     Discard,
@@ -37,7 +44,7 @@ from gaple.state import (
 )
 from gaple.tiles import Tile, tile_set
 
-__all__ = ["all_cases", "random_case", "scripted_cases"]
+__all__ = ["COVER_SEEDS", "all_cases", "cover_cases", "random_case", "scripted_cases"]
 
 
 def _deal(
@@ -391,8 +398,8 @@ def _ending_cases() -> Iterator[dict[str, JSON]]:
         )
 
 
-def _random_final(rules: Ruleset, seed: int) -> State:
-    state = new_hand(rules, shuffle_deal(rules, seed))
+def _random_final(rules: Ruleset, seed: int, *, first_hand: bool = True) -> State:
+    state = new_hand(rules, shuffle_deal(rules, seed), first_hand=first_hand)
     rng = SplitMix64(seed + 1)
     while moves := legal_moves(state):
         state = apply(state, moves[rng.below(len(moves))])
@@ -527,6 +534,7 @@ def scripted_cases() -> Iterator[dict[str, JSON]]:
     yield from _turns()
     yield from _ending_cases()
     yield from _scoring()
+    yield from cover_cases()
 
 
 def all_cases() -> list[dict[str, JSON]]:
@@ -977,3 +985,627 @@ def _sundanese() -> Iterator[dict[str, JSON]]:
         first_seat=3,
         rules_note=("end.blocked",),
     )
+
+
+# --- cover: every option value and every interacting pair, in real hands ----------------------
+
+COVER_SEEDS = 20_000
+"""How many seeds (1, 2, ...) a cover case searches before the build gives up."""
+
+Criterion = Callable[[State], bool]
+
+
+@frozen
+class _Cover:
+    """A cover case: the first seeded random hand of a variant whose end meets ``criterion``."""
+
+    case_id: str
+    description: str
+    preset: str
+    overrides: Mapping[str, Any]
+    criterion: Criterion
+    first_hand: bool = True
+
+
+def _last_tile(state: State) -> Tile | None:
+    """The tile the last action put down; ``None`` after a pass or discard, or no action."""
+    if not state.history:
+        return None
+    move = state.history[-1].move
+    return move.tile if isinstance(move, Lead | Place) else None
+
+
+def _out_placing(test: Callable[[Tile], bool]) -> Criterion:
+    """The hand ends with a seat going out by placing a tile that passes ``test``."""
+
+    def met(state: State) -> bool:
+        tile = _last_tile(state)
+        return state.ending is Ending.OUT and tile is not None and test(tile)
+
+    return met
+
+
+def _out_discarding(state: State) -> bool:
+    return state.ending is Ending.OUT and isinstance(state.history[-1].move, Discard)
+
+
+def _holder(state: State, tile: Tile) -> int | None:
+    """The seat that holds or discarded ``tile``; ``None`` if it is in the line or set aside."""
+    for seat in range(state.rules.players):
+        if tile in state.hand(seat) or tile in state.discards(seat):
+            return seat
+    return None
+
+
+def _losers_hold(state: State, tile: Tile) -> bool:
+    """A seat went out and ``tile`` counts against the other pair."""
+    holder = _holder(state, tile)
+    out = state.out_seat
+    rules = state.rules
+    return out is not None and holder is not None and rules.team_of(holder) != rules.team_of(out)
+
+
+def _suit_off_line(state: State, double: Tile) -> list[Tile]:
+    """The other tiles with the double's number that are not in the line, in tile order."""
+    line = set(state.line_tiles())
+    pip = double.low
+    full = tile_set(state.rules.max_pip).tiles
+    return [t for t in full if t.has(pip) and t != double and t not in line]
+
+
+def _dead(double: Tile) -> Criterion:
+    """partner.dead-double: the losing pair holds ``double``, no open end shows its number and
+    every other tile of that number is in the line."""
+
+    def met(state: State) -> bool:
+        return (
+            _losers_hold(state, double)
+            and state.ends is not None
+            and double.low not in state.ends
+            and not _suit_off_line(state, double)
+        )
+
+    return met
+
+
+def _alive_by(double: Tile, where: str) -> Criterion:
+    """The losing pair holds ``double``, no open end shows its number, and the first other tile
+    of the number off the line is ``where``: "hand", "discards" or "aside"."""
+
+    def met(state: State) -> bool:
+        if not _losers_hold(state, double) or state.ends is None or double.low in state.ends:
+            return False
+        off = _suit_off_line(state, double)
+        if not off:
+            return False
+        seats = range(state.rules.players)
+        places = {
+            "hand": any(off[0] in state.hand(s) for s in seats),
+            "discards": any(off[0] in state.discards(s) for s in seats),
+            "aside": off[0] in state.set_aside,
+        }
+        return places[where]
+
+    return met
+
+
+def _alive_open_end(double: Tile) -> Criterion:
+    def met(state: State) -> bool:
+        ends = state.ends
+        return _losers_hold(state, double) and ends is not None and double.low in ends
+
+    return met
+
+
+def _winners_hold(double: Tile) -> Criterion:
+    """A seat went out and ``double`` counts against its own pair (the partner holds it)."""
+
+    def met(state: State) -> bool:
+        holder = _holder(state, double)
+        out = state.out_seat
+        rules = state.rules
+        return (
+            out is not None and holder is not None and rules.team_of(holder) == rules.team_of(out)
+        )
+
+    return met
+
+
+def _challenge(outcome: str, pair: int) -> Criterion:
+    """partner.challenge: blocked by a seat of ``pair``, the three stakes (all hands, the
+    blocker's pair, the other pair) differ and none is 0, and the blocker's count is lower than
+    ("win"), higher than ("loss") or equal to ("tie") the next seat's."""
+
+    def met(state: State) -> bool:
+        if state.ending is not Ending.BLOCKED:
+            return False
+        blocker = position_of(state).blocker
+        assert blocker is not None
+        if state.rules.team_of(blocker) != pair:
+            return False
+        counts = hand_result(state).counts
+        mine, theirs = counts[blocker], counts[(blocker + 1) % state.rules.players]
+        # Distinct stakes, so a case tells the three stake bases apart.
+        own = sum(counts[s] for s in state.rules.teams[state.rules.team_of(blocker)])
+        stakes = {sum(counts), own, sum(counts) - own}
+        if len(stakes) < 3 or 0 in stakes:
+            return False
+        return {"win": mine < theirs, "loss": mine > theirs, "tie": mine == theirs}[outcome]
+
+    return met
+
+
+def _blocked(state: State) -> bool:
+    return state.ending is Ending.BLOCKED
+
+
+def _blocked_at_once(state: State) -> bool:
+    return state.ending is Ending.BLOCKED and not state.history
+
+
+def _blocked_at_once_decided(state: State) -> bool:
+    """Blocked at once, and the seat before the designated one, the designated seat and the
+    seat after it all count differently, so which seat is read as the blocker shows in the
+    challenge's winner."""
+    if not _blocked_at_once(state):
+        return False
+    seat, players = state.deal.first_seat, state.rules.players
+    counts = hand_result(state).counts
+    return len({counts[(seat + k) % players] for k in (-1, 0, 1)}) == 3
+
+
+def _starter_number_unheld(half: int) -> Criterion:
+    """A starter deal where no hand shows the starter's low (``half`` 0) or high (1) number,
+    while some hand shows the other one."""
+
+    def met(state: State) -> bool:
+        starter = state.deal.starter
+        if starter is None or starter.is_double:
+            return False
+        numbers = (starter.low, starter.high)
+        held = {pip for hand in state.deal.hands for tile in hand for pip in (tile.low, tile.high)}
+        return numbers[half] not in held and numbers[1 - half] in held
+
+    return met
+
+
+def _lone_blank_before_out(state: State) -> bool:
+    """A seat went out, and a seat with a lower number is left with only 0-0 (count 0 too)."""
+    out = state.out_seat
+    lone = (Tile(0, 0),)
+    return out is not None and any((*state.hand(s), *state.discards(s)) == lone for s in range(out))
+
+
+def _opener_not_designated(state: State) -> bool:
+    return state.opener != state.deal.first_seat
+
+
+def _designated_holds(tile: Tile, *, opens: bool) -> Criterion:
+    """The designated seat holds ``tile``; ``opens``: it is also the opener."""
+
+    def met(state: State) -> bool:
+        seat = state.deal.first_seat
+        held = tile in state.deal.hands[seat]
+        return held and (state.opener == seat) is opens
+
+    return met
+
+
+def _opener_holds(tile: Tile) -> Criterion:
+    def met(state: State) -> bool:
+        return tile in state.deal.hands[state.opener]
+
+    return met
+
+
+def _first_lead_not_double(state: State) -> bool:
+    first = state.history[0].move if state.history else None
+    return isinstance(first, Lead) and not first.tile.is_double
+
+
+def _discarded(tile: Tile) -> Criterion:
+    def met(state: State) -> bool:
+        return state.is_over and any(tile in state.discards(s) for s in range(state.rules.players))
+
+    return met
+
+
+def _all(*criteria: Criterion) -> Criterion:
+    def met(state: State) -> bool:
+        return all(criterion(state) for criterion in criteria)
+
+    return met
+
+
+_SIX_SIX, _BLANK = Tile(6, 6), Tile(0, 0)
+_SUWIKI = "suwiki-partnership"
+
+
+def _cover_list() -> Iterator[_Cover]:
+    six_banned = {"forbidden_leads": ["6-6"]}
+    # Numeric options at other values; a starter that blocks at once needs a deal that leaves
+    # most tiles face down, so that no hand shows either number of the starter.
+    yield _Cover(
+        "cover-tiles-double-five-three-seats",
+        "tiles.set, deal.sizes: a double-5 set (21 tiles) dealt 3 x 7; a seat goes out.",
+        "pagat-4x7",
+        {"max_pip": 5, "players": 3},
+        lambda s: s.ending is Ending.OUT,
+    )
+    yield _Cover(
+        "cover-starter-blocks-at-once",
+        "end.blocked: 2 x 3 deal; no hand shows a number of the starter, so the hand is blocked "
+        "before anyone acts (the seat before the designated one counts as the blocker).",
+        "pagat-4x7",
+        {"players": 2, "hand_size": 3},
+        _blocked_at_once,
+    )
+    yield _Cover(
+        "cover-starter-blocks-at-once-partnership",
+        "partner.challenge: 4 x 1 deal blocked by the starter at once; the seat before the "
+        "designated one is the blocker and faces the designated seat (no tie).",
+        _SUWIKI,
+        {"hand_size": 1},
+        _blocked_at_once_decided,
+    )
+    for half, name in ((0, "low"), (1, "high")):
+        yield _Cover(
+            f"cover-starter-{name}-number-unheld",
+            f"end.blocked: 2 x 3 deal; no hand shows the starter's {name} number but one shows "
+            "the other, so the hand is not blocked at once (both numbers are checked).",
+            "pagat-4x7",
+            {"players": 2, "hand_size": 3},
+            _starter_number_unheld(half),
+        )
+    yield _Cover(
+        "cover-blocked-pagat-5x5",
+        "end.blocked in the 5 x 5 starter deal.",
+        "pagat-5x5",
+        {},
+        _blocked,
+    )
+    yield _Cover(
+        "cover-blocked-chips",
+        "settle.chips: a blocked 4 x 6 starter hand; the lowest count collects the differences.",
+        "chips",
+        {},
+        _blocked,
+    )
+    yield _Cover(
+        "cover-blocked-block100",
+        "settle.difference: a blocked 4 x 6 starter hand; the lowest count scores the differences.",
+        "block100",
+        {},
+        _blocked,
+    )
+    # Lead rules, alone and with a banned lead (open.forbidden).
+    yield _Cover(
+        "cover-first-lead-double-passes-on",
+        "open.double in a first hand: the designated seat has no double, a later seat leads.",
+        "pagat-4x7",
+        {"first_lead": "double"},
+        _opener_not_designated,
+    )
+    yield _Cover(
+        "cover-first-lead-any-tile",
+        "open.any-tile in a first hand: the designated seat leads a tile that is not a double.",
+        "pagat-4x7",
+        {"first_lead": "any-tile"},
+        _first_lead_not_double,
+    )
+    yield _Cover(
+        "cover-later-lead-double-blank",
+        "open.double-blank in a later hand: the holder of 0-0 leads, not the designated seat.",
+        "pagat-4x7",
+        {"later_lead": "double-blank"},
+        _opener_not_designated,
+        first_hand=False,
+    )
+    yield _Cover(
+        "cover-forbidden-with-double-blank-lead",
+        "open.forbidden with open.double-blank: the 0-0 holder also holds the banned 6-6.",
+        "pagat-4x7",
+        six_banned,
+        _opener_holds(_SIX_SIX),
+    )
+    yield _Cover(
+        "cover-forbidden-with-first-double-lead",
+        "open.forbidden with open.double (first hand): the designated seat's only double is the "
+        "banned 6-6, so a later seat leads.",
+        "pagat-4x7",
+        {**six_banned, "first_lead": "double"},
+        _designated_holds(_SIX_SIX, opens=False),
+    )
+    yield _Cover(
+        "cover-forbidden-with-first-any-tile-lead",
+        "open.forbidden with open.any-tile (first hand): the designated seat holds the banned "
+        "6-6 and leads another tile.",
+        "pagat-4x7",
+        {**six_banned, "first_lead": "any-tile"},
+        _designated_holds(_SIX_SIX, opens=True),
+    )
+    yield _Cover(
+        "cover-forbidden-with-later-any-tile-lead",
+        "open.forbidden with open.any-tile (later hand): the designated seat holds the banned "
+        "6-6 and leads another tile.",
+        "domino4d",
+        six_banned,
+        _designated_holds(_SIX_SIX, opens=True),
+        first_hand=False,
+    )
+    yield _Cover(
+        "cover-forbidden-with-later-double-blank-lead",
+        "open.forbidden with open.double-blank (later hand): the 0-0 holder also holds 6-6.",
+        "pagat-4x7",
+        {**six_banned, "later_lead": "double-blank"},
+        _opener_holds(_SIX_SIX),
+        first_hand=False,
+    )
+    # Settlement and the blocked action with and without pairs.
+    yield _Cover(
+        "cover-teams-per-hand-discard-blocked",
+        "score.team with block.discard: a blocked per-hand hand goes to the best seat's pair.",
+        "pagat-4x7",
+        {"partnership": True},
+        _blocked,
+    )
+    yield _Cover(
+        "cover-partnership-discard-blocked",
+        "partner.challenge with block.discard: discards count in the blocked-hand challenge.",
+        _SUWIKI,
+        {"blocked_action": "discard"},
+        _all(_blocked, lambda s: any(s.discards(seat) for seat in range(4))),
+    )
+    yield _Cover(
+        "cover-partnership-out-by-discarding",
+        "partner.closing-double with block.discard: going out by discarding places no closing "
+        "tile, so no closing bonus.",
+        _SUWIKI,
+        {"blocked_action": "discard"},
+        _out_discarding,
+    )
+    yield _Cover(
+        "cover-double-blank-25-discarded",
+        "score.double-blank-25: a discarded 0-0 counts against the seat like a held one.",
+        "chips",
+        {"double_blank_25": True},
+        _discarded(_BLANK),
+    )
+    yield _Cover(
+        "cover-rank-out-before-lone-double-blank",
+        "score.rank: the seat that went out (no tiles) ranks before a lower seat left with only "
+        "0-0, though both count 0.",
+        "domino4d",
+        {},
+        _lone_blank_before_out,
+        first_hand=False,
+    )
+    # Closing doubles (partner.closing-double).
+    yield _Cover(
+        "cover-closing-blank-double",
+        "partner.closing-double: going out with 0-0 earns the blank-double bonus (first hand, "
+        "any-tile lead).",
+        _SUWIKI,
+        {"first_lead": "any-tile"},
+        _out_placing(lambda t: t == _BLANK),
+    )
+    yield _Cover(
+        "cover-closing-blank-double-bonus-off",
+        "partner.closing-double: going out with 0-0 earns nothing when blank_double_bonus is 0.",
+        _SUWIKI,
+        {"blank_double_bonus": 0},
+        _out_placing(lambda t: t == _BLANK),
+        first_hand=False,
+    )
+    yield _Cover(
+        "cover-closing-top-double-bonus-off",
+        "partner.closing-double: going out with 6-6 earns nothing when top_double_bonus is 0.",
+        _SUWIKI,
+        {"top_double_bonus": 0},
+        _out_placing(lambda t: t == _SIX_SIX),
+    )
+    yield _Cover(
+        "cover-closing-top-double-any-double-on",
+        "partner.closing-double: with the any-double house rule 6-6 still earns the top bonus.",
+        _SUWIKI,
+        {"closing_any_double": True},
+        _out_placing(lambda t: t == _SIX_SIX),
+    )
+    yield _Cover(
+        "cover-closing-any-double",
+        "partner.closing-double, any-double house rule: going out with a double other than 6-6 "
+        "and 0-0 earns the top-double bonus.",
+        _SUWIKI,
+        {"closing_any_double": True},
+        _out_placing(lambda t: t.is_double and t not in (_SIX_SIX, _BLANK)),
+    )
+    yield _Cover(
+        "cover-closing-any-double-blank",
+        "partner.closing-double, any-double house rule: going out with 0-0 earns the top-double "
+        "bonus, not the blank-double one.",
+        _SUWIKI,
+        {"closing_any_double": True},
+        _out_placing(lambda t: t == _BLANK),
+        first_hand=False,
+    )
+    yield _Cover(
+        "cover-closing-other-double-no-bonus",
+        "partner.closing-double: without the house rule a double other than 6-6 and 0-0 earns "
+        "nothing.",
+        _SUWIKI,
+        {},
+        _out_placing(lambda t: t.is_double and t not in (_SIX_SIX, _BLANK)),
+    )
+    # Dead doubles (partner.dead-double): debit x any-double x double-blank-25 pairwise.
+    yield _Cover(
+        "cover-dead-top-double",
+        "partner.dead-double: the losing pair's 6-6 is dead and counts 100; no debit.",
+        _SUWIKI,
+        {},
+        _dead(_SIX_SIX),
+    )
+    yield _Cover(
+        "cover-dead-top-double-bonus-off",
+        "partner.dead-double: with top_double_bonus 0 a 6-6 that would be dead has no dead "
+        "value and counts its 12 pips.",
+        _SUWIKI,
+        {"top_double_bonus": 0},
+        _dead(_SIX_SIX),
+    )
+    yield _Cover(
+        "cover-dead-top-double-value-one",
+        "partner.dead-double: any positive top_double_bonus gives 6-6 a dead value; at 1 the "
+        "losing pair's dead 6-6 counts 1.",
+        _SUWIKI,
+        {"top_double_bonus": 1},
+        _dead(_SIX_SIX),
+    )
+    yield _Cover(
+        "cover-dead-blank-double-any-double-blank-25",
+        "partner.dead-double with score.double-blank-25 and the any-double house rule: the "
+        "losing pair's 0-0 is dead and counts 50 instead of its 25 or 0.",
+        _SUWIKI,
+        {"closing_any_double": True, "double_blank_25": True},
+        _dead(_BLANK),
+        first_hand=False,
+    )
+    yield _Cover(
+        "cover-dead-top-double-debit-blank-25",
+        "partner.dead-double, debit option: the losing pair's dead 6-6 is also taken off it "
+        "(double-blank-25 on).",
+        _SUWIKI,
+        {"dead_double_debit": True, "double_blank_25": True},
+        _dead(_SIX_SIX),
+    )
+    yield _Cover(
+        "cover-dead-blank-double-debit-any-double",
+        "partner.dead-double, debit option: the losing pair's dead 0-0 counts 50 and is taken "
+        "off it (any-double house rule on).",
+        _SUWIKI,
+        {"dead_double_debit": True, "closing_any_double": True},
+        _dead(_BLANK),
+        first_hand=False,
+    )
+    yield _Cover(
+        "cover-debit-no-dead-double",
+        "partner.dead-double, debit option: the losing pair's 6-6 is alive, so nothing is debited.",
+        _SUWIKI,
+        {"dead_double_debit": True},
+        _alive_by(_SIX_SIX, "hand"),
+    )
+    yield _Cover(
+        "cover-alive-open-end",
+        "partner.dead-double: the losing pair's 6-6 is not dead while an open end shows 6.",
+        _SUWIKI,
+        {},
+        _alive_open_end(_SIX_SIX),
+    )
+    yield _Cover(
+        "cover-alive-both-ends-show-its-number",
+        "partner.dead-double: every other six is in the line, but both open ends show 6, so the "
+        "losing pair's 6-6 is not dead.",
+        _SUWIKI,
+        {},
+        _all(_alive_open_end(_SIX_SIX), lambda s: not _suit_off_line(s, _SIX_SIX)),
+    )
+    yield _Cover(
+        "cover-alive-blank-in-hand",
+        "partner.dead-double: the losing pair's 0-0 is kept alive by a blank tile in a hand.",
+        _SUWIKI,
+        {},
+        _alive_by(_BLANK, "hand"),
+        first_hand=False,
+    )
+    yield _Cover(
+        "cover-alive-discarded",
+        "partner.dead-double with block.discard: the losing pair's 6-6 is kept alive by a "
+        "discarded six.",
+        _SUWIKI,
+        {"blocked_action": "discard"},
+        _alive_by(_SIX_SIX, "discards"),
+    )
+    yield _Cover(
+        "cover-alive-set-aside",
+        "partner.dead-double in a 4 x 6 starter deal: the losing pair's 6-6 is kept alive by a "
+        "six set aside.",
+        _SUWIKI,
+        {"hand_size": 6},
+        _alive_by(_SIX_SIX, "aside"),
+    )
+    yield _Cover(
+        "cover-double-of-winning-pair",
+        "partner.dead-double: 6-6 held by the partner of the seat that went out is never dead.",
+        _SUWIKI,
+        {},
+        _winners_hold(_SIX_SIX),
+    )
+    # The blocked-hand challenge: every stake base for a win and a loss, under both tie
+    # options, multipliers other than the defaults under blocker-loses; and a tie that the
+    # blocker loses for every loss base.
+    for base in StakeBase:
+        for tie in ChallengeTie:
+            # Under blocker-loses the blocker sits in pair 1 and the multiplier is 3, so each
+            # base is seen from both pairs and with a multiplier other than the default.
+            other = tie is ChallengeTie.BLOCKER_LOSES
+            pair, mult = (1, 3) if other else (0, 1)
+            yield _Cover(
+                f"cover-challenge-win-{base.value}-tie-{tie.value}",
+                f"partner.challenge: the blocker (pair {pair}) counts strictly lower and wins; "
+                f"its pair scores the {base.value} stake x {mult} (tie option {tie.value}).",
+                _SUWIKI,
+                {
+                    "challenge_win_base": base.value,
+                    "challenge_tie": tie.value,
+                    "challenge_win_multiplier": mult,
+                },
+                _challenge("win", pair),
+            )
+            yield _Cover(
+                f"cover-challenge-loss-{base.value}-tie-{tie.value}",
+                f"partner.challenge: the blocker (pair {pair}) counts higher and loses; the other "
+                f"pair scores the {base.value} stake x {mult} (tie option {tie.value}).",
+                _SUWIKI,
+                {
+                    "challenge_loss_base": base.value,
+                    "challenge_tie": tie.value,
+                    "challenge_loss_multiplier": mult,
+                },
+                _challenge("loss", pair),
+            )
+        yield _Cover(
+            f"cover-challenge-tie-blocker-loses-{base.value}",
+            f"partner.challenge-tie, blocker-loses: a tied challenge goes to the other pair, "
+            f"which scores the {base.value} stake x 2.",
+            _SUWIKI,
+            {"challenge_loss_base": base.value, "challenge_tie": "blocker-loses"},
+            _challenge("tie", 1),
+        )
+
+
+def cover_cases() -> Iterator[dict[str, JSON]]:
+    """The cover group (topic ``cover``): for each entry of :func:`_cover_list`, the first
+    seeded random hand (seed 1, 2, ...; moves as :func:`random_case`) whose end meets the
+    entry's criterion, with illegal probes. No seed up to :data:`COVER_SEEDS`: the build fails.
+    """
+    for want in _cover_list():
+        rules = find_preset(want.preset).rules.replace(**want.overrides)
+        seed = next(
+            (
+                seed
+                for seed in range(1, COVER_SEEDS + 1)
+                if want.criterion(_random_final(rules, seed, first_hand=want.first_hand))
+            ),
+            None,
+        )
+        if seed is None:
+            msg = f"case {want.case_id}: no seed in 1..{COVER_SEEDS} meets its criterion"
+            raise ScenarioError(msg)
+        yield random_case(
+            want.case_id,
+            "cover",
+            f"{want.description} (first seed meeting it: {seed})",
+            want.preset,
+            overrides=want.overrides,
+            seed=seed,
+            first_hand=want.first_hand,
+        )
