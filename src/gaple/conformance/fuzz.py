@@ -525,11 +525,16 @@ class _Run:
     findings and the clock."""
 
     def __init__(
-        self, make_engine: Callable[[], Engine], seed: int, max_seconds: float | None
+        self,
+        make_engine: Callable[[], Engine],
+        seed: int,
+        max_seconds: float | None,
+        shrink_seconds: float,
     ) -> None:
         self.make_engine = make_engine
         self.seed = seed
         self.max_seconds = max_seconds
+        self.shrink_seconds = shrink_seconds
         self.began = time.monotonic()
         self.current: tuple[Engine, EngineInfo] | None = None
         self.found: list[Finding] = []
@@ -556,7 +561,7 @@ class _Run:
     def out_of_time(self) -> bool:
         """Past the search time; once a disagreement is found, past its shrinking time."""
         if self.found_after is not None:
-            return self.elapsed() > self.found_after + SHRINK_SECONDS
+            return self.elapsed() > self.found_after + self.shrink_seconds
         return self.max_seconds is not None and self.elapsed() > self.max_seconds
 
     def play(self, hand: _Hand, steps: list[Step], reached: set[str]) -> CaseOutcome | None:
@@ -640,9 +645,10 @@ def fuzz(
     seed: int = 0,
     overrides: Mapping[str, JSON] | None = None,
     max_seconds: float | None = MAX_SECONDS,
+    shrink_seconds: float = SHRINK_SECONDS,
 ) -> FuzzReport:
     """Play up to ``examples`` drawn hands (for at most ``max_seconds``) on the engine and the
-    spec; the report holds the shrunk first disagreement, if any.
+    spec; the report holds the first disagreement, shrunk for at most ``shrink_seconds``.
 
     ``variants`` is one preset, several, or ``None`` for every preset; ``overrides`` are
     options fixed in every example (the others are drawn per example).
@@ -662,7 +668,7 @@ def fuzz(
     playable = _playable(names, fixed)
     if not playable:
         find_preset(names[0]).rules.replace(**fixed)  # raises, saying why
-    run = _Run(make_engine, seed, max_seconds)
+    run = _Run(make_engine, seed, max_seconds, shrink_seconds)
     run.engine()  # fail early, outside Hypothesis, if the engine cannot start
 
     @settings(
