@@ -427,7 +427,7 @@ def situations(start: State, final: State, steps: Sequence[Step]) -> set[str]:
     if any(code == "illegal-lead" and _forbidden(text, rules) for _, text, code in steps):
         found.add("forbidden lead refused")
     if rules.forbidden_leads and start.ends is None:
-        # The ban matters when the seat to lead, or which seat leads, would differ without it.
+        # The ban matters when without it another seat would lead or other leads be legal.
         free = rules.replace(forbidden_leads=frozenset())
         unbanned = new_hand(free, start.deal, first_hand=start.first_hand)
         if (unbanned.to_act, set(legal_moves(unbanned))) != (start.to_act, set(legal_moves(start))):
@@ -477,9 +477,9 @@ def _out_doubles(final: State, closing: Tile | None, sets: Sequence[Sequence[Til
     if closing is not None and closing.is_double:
         if closing == top:
             found.add("closing top double")
-        elif closing == Tile(0, 0) and not rules.closing_any_double:
+        elif closing == Tile(0, 0):
             found.add("closing 0-0")
-        elif rules.closing_any_double:
+        elif rules.closing_any_double:  # only the house rule pays for another double
             found.add("closing other double")
     out = final.out_seat
     assert out is not None  # the hand ended with a seat going out
