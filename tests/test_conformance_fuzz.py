@@ -15,7 +15,14 @@ from hypothesis import settings
 
 from gaple.cli import main
 from gaple.conformance.engines import ReferenceEngine, SubprocessEngine
-from gaple.conformance.fuzz import SITUATIONS, Unsupported, fuzz, situations
+from gaple.conformance.fuzz import (
+    MAX_SECONDS,
+    SHRINK_SECONDS,
+    SITUATIONS,
+    Unsupported,
+    fuzz,
+    situations,
+)
 from gaple.conformance.runner import run_suite
 from gaple.conformance.schemas import case_schema
 from gaple.conformance.vectors import load_cases
@@ -224,6 +231,17 @@ def test_cli_fuzz_bad_arguments_are_usage_errors(
 ) -> None:
     assert main(["conformance", "fuzz", "--reference", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_fuzz_help_states_the_budget_the_fuzzer_uses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The help is written out because building the parser must not import Hypothesis.
+    with pytest.raises(SystemExit):
+        main(["conformance", "fuzz", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default {MAX_SECONDS:g})" in text
+    assert f"up to {SHRINK_SECONDS:g} s more" in text
 
 
 def test_cli_fuzz_of_options_no_variant_takes_is_a_usage_error(

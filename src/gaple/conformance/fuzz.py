@@ -3,14 +3,16 @@ illegal), the engine and the spec play them side by side, and a disagreement is 
 minimal case.
 
 Swarm testing: each example draws its own ruleset, a preset (one, or any of them) with each
-option either kept or drawn anew among the values that form a valid ruleset; the ``fixed``
-options are never drawn. Deal sizes stay those of the presets, which the sources give.
+option either kept or drawn anew among the values that form a valid ruleset; options the
+caller fixes (``--set``) are never drawn. Deal sizes stay those of the presets, which the
+sources give.
 
 Steering: random deals and random play rarely reach the rules that matter in few hands (a
-tied challenge, a dead double, a closing double), so each example also draws a play policy
-(:data:`POLICIES`) and may gather the special doubles into one hand. Every played example is
-classified (:func:`situations`) and the counts are reported, so a run shows which rare paths
-it reached.
+tied challenge, a dead double, a closing double), so most deals gather 6-6 and 0-0 into one
+hand, and the drawn moves are played under each play policy (:data:`POLICIES`) on the spec
+alone, the hand reaching the rarest situation being sent to the engine. Every played example
+is classified (:func:`situations`) and the counts are reported, so a run shows which rare
+paths it reached.
 
 The drawn hand is turned into an ordinary case (:func:`gaple.conformance.cases.build_case`) and
 run with :func:`gaple.conformance.runner.run_case`, so the fuzzer compares exactly what the
