@@ -30,9 +30,19 @@ BUG_RULES = {
     "play-after-end": ("end.final", "pagat-4x7"),
     "ties-by-seat": ("score.rank", "pagat-4x6"),
     "wrong-end": ("play.match-end", "pagat-4x7"),
+    "tie-not-replayed": ("partner.challenge-tie", "suwiki-partnership"),
+    "first-dead-double-only": ("partner.dead-double", "suwiki-partnership"),
+    "rank-ignores-low-end": ("score.rank", "domino4d"),
 }
 """Each seeded bug (examples/bugs/adapter.py --list): the rule it breaks and a preset where
 the fuzzer meets it."""
+
+RARE = {"tie-not-replayed", "first-dead-double-only", "rank-ignores-low-end"}
+"""The bugs that show in under 1 random hand in 100: the fuzzer's default run must find them
+(tests/test_conformance_fuzz.py), a short run need not."""
+
+SUITE_MISSES = {"first-dead-double-only"}
+"""Bugs no committed vector catches (no vector has a seat holding two dead doubles)."""
 
 # opener-ignored breaks every lead rule at once; the fuzzer's shrinking prefers a later hand,
 # where it shows as the double lead rule.
@@ -70,7 +80,15 @@ def test_the_example_engine_passes_the_suite_through_the_protocol(
     )
 
 
-@pytest.mark.parametrize("bug", sorted(BUG_RULES))
+@pytest.mark.parametrize(
+    "bug",
+    [
+        pytest.param(bug, marks=pytest.mark.xfail(reason="no vector reaches it", strict=True))
+        if bug in SUITE_MISSES
+        else bug
+        for bug in sorted(BUG_RULES)
+    ],
+)
 def test_the_suite_catches_each_seeded_bug_naming_its_rule(
     cases: list[dict[str, Any]], bug: str
 ) -> None:
@@ -82,7 +100,7 @@ def test_the_suite_catches_each_seeded_bug_naming_its_rule(
     assert rules.most_common(1)[0][0] == rule, rules
 
 
-@pytest.mark.parametrize("bug", sorted(BUG_RULES))
+@pytest.mark.parametrize("bug", sorted(set(BUG_RULES) - RARE))
 def test_the_fuzzer_catches_each_seeded_bug_naming_its_rule(bug: str) -> None:
     rule, preset = BUG_RULES[bug]
     thorough = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
@@ -94,7 +112,9 @@ def test_the_fuzzer_catches_each_seeded_bug_naming_its_rule(bug: str) -> None:
         preset,
         examples=examples,
         seed=seed,
-    )
+        max_seconds=None,
+        shrink_seconds=3,  # naming the rule needs no small case
+    ).finding
     assert found is not None
     assert found.outcome.rule in FUZZ_RULES.get(bug, {rule})
 

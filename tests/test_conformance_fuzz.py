@@ -1,5 +1,6 @@
-"""Differential fuzzing: silent on the spec itself, and a shrunk, committable case for a
-broken engine, naming the rule it breaks."""
+"""Differential fuzzing: silent on the spec itself, a shrunk, committable case for a broken
+engine naming the rule it breaks, swarm-drawn rules, declined hands skipped and counted, and
+the rare situations a run reached reported."""
 
 from __future__ import annotations
 
@@ -10,12 +11,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from gaple.cli import main
-from gaple.conformance.engines import ReferenceEngine
-from gaple.conformance.fuzz import fuzz
+from gaple.conformance.engines import ReferenceEngine, SubprocessEngine
+from gaple.conformance.fuzz import (
+    MAX_SECONDS,
+    SHRINK_SECONDS,
+    SITUATIONS,
+    Unsupported,
+    fuzz,
+    situations,
+)
 from gaple.conformance.runner import run_suite
 from gaple.conformance.schemas import case_schema
+from gaple.conformance.vectors import load_cases
+from gaple.io import deal_from_json, rules_from_json
+from gaple.state import apply, new_hand, parse_move
 from mutants import write_mutant_adapter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -23,33 +35,159 @@ from test_conformance import _LateBlock, _NoHandOver, _PassAnyTime
 
 jsonschema: Any = importlib.import_module("jsonschema")
 
+ROOT = Path(__file__).resolve().parent.parent
+CI = settings.get_current_profile_name() == "ci"
+PAIR_SITUATIONS = [name for name in SITUATIONS if "challenge" in name or "double" in name]
 
-@pytest.mark.parametrize("preset", ["pagat-4x7", "domino4d", "pagat-4x6"])
-def test_the_spec_never_disagrees_with_itself(preset: str) -> None:
-    assert fuzz(ReferenceEngine, preset, examples=25, seed=3) is None
+
+@pytest.mark.parametrize("preset", ["pagat-4x7", "domino4d", "pagat-4x6", None])
+def test_the_spec_never_disagrees_with_itself(preset: str | None) -> None:
+    report = fuzz(ReferenceEngine, preset, examples=25, seed=3, max_seconds=None)
+    assert report.finding is None
+    assert (report.played, report.skipped) == (25, 0)
 
 
 @pytest.mark.parametrize(
-    ("engine", "preset", "rule"),
+    ("engine", "preset", "fixed", "rule"),
     [
-        (_PassAnyTime, "domino4d", "turn.forced-play"),
-        (_NoHandOver, "pagat-4x7", "end.final"),
-        (_LateBlock, "domino4d", "end.blocked"),
+        # The pass option is fixed, or a drawn discard rule would hide the mutant's pass.
+        (_PassAnyTime, "domino4d", {"blocked_action": "pass"}, "turn.forced-play"),
+        (_NoHandOver, "pagat-4x7", {}, "end.final"),
+        (_LateBlock, "domino4d", {}, "end.blocked"),
     ],
 )
 def test_a_broken_engine_yields_a_minimal_case_naming_its_rule(
-    engine: type[ReferenceEngine], preset: str, rule: str
+    engine: type[ReferenceEngine], preset: str, fixed: dict[str, Any], rule: str
 ) -> None:
-    found = fuzz(engine, preset, examples=60, seed=1)
+    found = fuzz(engine, preset, examples=60, seed=1, overrides=fixed).finding
     assert found is not None
     assert found.outcome.rule == rule
     jsonschema.validate(found.case, case_schema())
-    # The case stops at the divergence, and it is a real regression test: the spec passes it,
-    # the broken engine fails it the same way.
-    assert len(found.case["steps"]) == found.outcome.step
+    # The case is a real regression test: the spec passes it, the broken engine fails it the
+    # same way. It stops at the divergence unless the shorter case would check fewer levels
+    # (a hand cut after its lead checks no pass) and so no longer fail.
+    assert found.outcome.step is not None
+    assert found.outcome.step <= len(found.case["steps"])
     assert run_suite([found.case], ReferenceEngine).ok
     again = run_suite([found.case], engine).outcomes[0]
     assert (again.status, again.rule) == ("failed", rule)
+
+
+def test_fixed_options_are_never_drawn_and_the_others_are() -> None:
+    seen: list[dict[str, Any]] = []
+
+    class Recording(ReferenceEngine):
+        def request(self, message: dict[str, Any]) -> dict[str, Any]:
+            if message["type"] == "start":
+                seen.append(message["rules"])
+            return super().request(message)
+
+    fuzz(Recording, "pagat-4x7", examples=40, seed=5, overrides={"double_blank_25": True})
+    assert len(seen) == 40
+    assert all(rules["double_blank_25"] is True for rules in seen)
+    # pagat-4x7 discards and settles per hand; a swarm of 40 draws changes both somewhere.
+    assert {rules["blocked_action"] for rules in seen} == {"pass", "discard"}
+    assert len({rules["settlement"] for rules in seen}) > 1
+
+
+class _DeclinesPairs(ReferenceEngine):
+    """Declines every partnership deal, plays everything else like the spec."""
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        if message["type"] == "start" and message["rules"]["partnership"]:
+            return {"type": "unsupported", "reason": "no partnerships here"}
+        return super().request(message)
+
+
+def test_declined_hands_are_skipped_and_counted_not_the_end_of_the_run() -> None:
+    report = fuzz(_DeclinesPairs, None, examples=60, seed=2, max_seconds=None)
+    assert report.finding is None
+    assert report.skipped > 0
+    assert report.played > 0
+    assert report.played + report.skipped == 60
+    assert report.skip_reason is not None
+    assert "no partnerships here" in report.skip_reason
+    # A correct engine that plays every hand has nothing skipped.
+    assert fuzz(ReferenceEngine, None, examples=20, seed=2).skipped == 0
+
+
+def test_a_run_whose_every_hand_is_declined_raises_unsupported() -> None:
+    with pytest.raises(Unsupported, match="no partnerships here"):
+        fuzz(_DeclinesPairs, "suwiki-partnership", examples=10, overrides={"partnership": True})
+
+
+def test_rare_situations_are_counted_per_hand_played() -> None:
+    report = fuzz(ReferenceEngine, "pagat-5x5", examples=40, seed=4, max_seconds=None)
+    assert set(report.counts) == set(SITUATIONS)
+    assert all(0 <= n <= report.played for n in report.counts.values())
+    # Five seats never play in pairs, so no challenge and no dead or closing double.
+    assert all(report.counts[name] == 0 for name in PAIR_SITUATIONS)
+    # pagat-5x5 sets 2 tiles aside: a starter that blocks at once needs all 6 other tiles of
+    # a double's number (or 12 of a non-double's) set aside, so no sourced deal reaches it.
+    assert report.counts["starter blocks at once"] == 0
+    assert "hands played" in report.table()
+    assert report.to_json()["situations"] == report.counts
+
+
+def _vector_hand(name: str) -> tuple[Any, Any, list[tuple[int, str, None]]]:
+    (case,) = [c for c in load_cases(ROOT / "spec" / "vectors" / "v1") if c["id"] == name]
+    rules = rules_from_json(case["rules"])
+    start = new_hand(rules, deal_from_json(case["deal"]), first_hand=case["first_hand"])
+    state, steps = start, []
+    for step in case["steps"]:
+        seat, move = step["action"]["seat"], step["action"]["move"]
+        state = apply(state, parse_move(move), seat)
+        steps.append((seat, move, None))
+    return start, state, steps
+
+
+@pytest.mark.parametrize(
+    ("vector", "reached"),
+    [
+        # The vectors' own hand reasoning: SUWIKI's worked examples x9, x2, x4 and x5.
+        ("score-suwiki-x9-tied-challenge-replay", {"blocked", "challenge tied"}),
+        ("score-suwiki-x2-dead-six-six", {"dead top double"}),
+        ("score-suwiki-x4-closing-six-six", {"closing top double"}),
+        ("score-suwiki-x5-closing-double-blank", {"closing 0-0"}),
+    ],
+)
+def test_situations_names_what_the_worked_examples_show(vector: str, reached: set[str]) -> None:
+    start, final, steps = _vector_hand(vector)
+    found = situations(start, final, steps)
+    assert reached <= found
+    assert "challenge won" not in found
+    assert "challenge lost" not in found
+
+
+def _bug_engine(bug: str) -> SubprocessEngine:
+    return SubprocessEngine(f"{sys.executable} {ROOT / 'examples/bugs/adapter.py'} --bug {bug}")
+
+
+def test_the_fuzzer_finds_a_rare_seeded_bug_with_a_small_budget() -> None:
+    # tie-not-replayed changes under 1 in 100 random hands of suwiki-partnership; steered
+    # toward tied challenges, a short run meets one (seed 1: within 10 hands).
+    report = fuzz(
+        lambda: _bug_engine("tie-not-replayed"),
+        "suwiki-partnership",
+        examples=100,
+        seed=1,
+        overrides={"challenge_tie": "replay"},
+        max_seconds=None,
+        shrink_seconds=2,
+    )
+    assert report.finding is not None
+    assert report.finding.outcome.rule == "partner.challenge-tie"
+    assert report.counts["challenge tied"] >= 1
+
+
+@pytest.mark.skipif(not CI, reason="a minute per bug: runs under HYPOTHESIS_PROFILE=ci")
+@pytest.mark.parametrize(
+    "bug", ["tie-not-replayed", "first-dead-double-only", "rank-ignores-low-end"]
+)
+def test_the_default_run_finds_each_rare_seeded_bug(bug: str) -> None:
+    report = fuzz(lambda: _bug_engine(bug), seed=0)
+    assert report.finding is not None
+    assert report.seconds < 60
 
 
 def test_cli_fuzz_writes_the_case_and_exits_1(
@@ -62,17 +200,59 @@ def test_cli_fuzz_writes_the_case_and_exits_1(
     )
     impl = f"{sys.executable} {broken}"
     argv = ["conformance", "fuzz", "--impl", impl, "--variant", "domino4d", "--examples", "20"]
-    assert main([*argv, "--out", str(tmp_path / "found")]) == 1
+    report = tmp_path / "report.json"
+    assert main([*argv, "--out", str(tmp_path / "found"), "--report", str(report)]) == 1
     out = capsys.readouterr().out
     assert "[end.out]" in out
+    assert "first disagreement after" in out
     (path,) = (tmp_path / "found").glob("*.json")
     jsonschema.validate(json.loads(path.read_text()), case_schema())
+    assert json.loads(report.read_text())["finding"]["rule"] == "end.out"
 
 
 def test_cli_fuzz_on_the_reference_finds_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["conformance", "fuzz", "--reference", "--variant", "pagat-5x5", "--examples", "10"]
     assert main(argv) == 0
-    assert "no disagreement in 10 hands" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "no disagreement in 10 hands" in out
+    assert "challenge tied" in out  # the table of rare situations
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--max-seconds", "0"], "--max-seconds must be a finite positive number of seconds"),
+        # nan compares false with everything: it would switch the time budget off.
+        (["--max-seconds", "nan"], "--max-seconds must be a finite positive number of seconds"),
+        (["--max-seconds", "inf"], "--max-seconds must be a finite positive number of seconds"),
+        (["--examples", "0"], "--examples must be at least 1, got 0"),
+        (["--variant", "nope"], "unknown variant 'nope'"),
+    ],
+)
+def test_cli_fuzz_bad_arguments_are_usage_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["conformance", "fuzz", "--reference", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_fuzz_help_states_the_budget_the_fuzzer_uses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The help is written out because building the parser must not import Hypothesis.
+    with pytest.raises(SystemExit):
+        main(["conformance", "fuzz", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default {MAX_SECONDS:g})" in text
+    assert f"up to {SHRINK_SECONDS:g} s more" in text
+
+
+def test_cli_fuzz_of_options_no_variant_takes_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["conformance", "fuzz", "--reference", "--variant", "pagat-5x5"]
+    assert main([*argv, "--set", "partnership=true"]) == 2
+    assert "partnership play needs exactly 4 seats" in capsys.readouterr().err
 
 
 def test_cli_fuzz_of_a_variant_the_engine_declines_is_a_usage_error(
@@ -93,5 +273,5 @@ def test_cli_fuzz_of_a_variant_the_engine_declines_is_a_usage_error(
     argv = ["conformance", "fuzz", "--impl", f"{sys.executable} {script}"]
     assert main([*argv, "--set", "blocked_action=pass", "--examples", "3"]) == 2
     err = capsys.readouterr().err
-    assert "does not play this variant" in err
+    assert "declined every hand" in err
     assert "no pass option here" in err

@@ -597,3 +597,134 @@ def test_engine_agrees_with_the_specification_on_random_hands(preset: str) -> No
                 assert seat is not None
                 game.play(seat, read_move(str(move)))
                 state = apply_move(state, move)
+
+
+# -- the seeded bugs on rare paths -------------------------------------------------------------
+
+# Double-three set, four seats of two tiles in pairs; 1-3 is turned up and 2-3 set aside.
+PAIRS_RULES = {
+    **RULES,
+    "max_pip": 3,
+    "hand_size": 2,
+    "partnership": True,
+    "settlement": "partnership",
+}
+TIED_DEAL: dict[str, Any] = {
+    "hands": [["0-1", "0-2"], ["0-0", "2-2"], ["0-3", "1-2"], ["1-1", "3-3"]],
+    "starter": "1-3",
+    "set_aside": ["2-3"],
+    "first_seat": 0,
+}
+# Ends after each move: (0, 3), (0, 3), (3, 3), (3, 3). Every 3 is then in the line or set
+# aside and no 0 is left in hand, so the hand is blocked by seat 3, challenged by seat 0.
+TIED_HAND = [
+    (0, "place 0-1 left"),
+    (1, "place 0-0 left"),
+    (2, "place 0-3 left"),
+    (3, "place 3-3 right"),
+]
+
+
+def test_bug_tie_not_replayed() -> None:
+    adapter = bug("tie-not-replayed")
+    start(adapter, PAIRS_RULES, TIED_DEAL)
+    for seat, move in TIED_HAND:
+        assert adapter.act(seat, move) == {"type": "ok"}
+    result = adapter.ask({"type": "result"})
+    # Blocker seat 3 keeps 1-1 (2), seat 0 keeps 0-2 (2): a tie, so under replay nobody wins
+    # and nobody scores. The bug hands it to seat 0's pair: all counts 2 + 4 + 3 + 2 = 11,
+    # times the loss multiplier 2 = 22.
+    assert result["counts"] == [2, 4, 3, 2]
+    assert (result["winner"], result["points"], result["replay"]) == (0, [22, 0], False)
+    adapter.close()
+
+
+# Double-four set, four seats of three tiles in pairs, 6-6's role played by 4-4 (100) and 0-0
+# worth 50; 3-4 is turned up, 1-1 and 1-3 set aside. Seat 1 holds 0-0 and 4-4.
+DEAD_RULES = {
+    **PAIRS_RULES,
+    "max_pip": 4,
+    "hand_size": 3,
+    "top_double_bonus": 100,
+    "blank_double_bonus": 50,
+}
+DEAD_DEAL: dict[str, Any] = {
+    "hands": [
+        ["1-4", "2-3", "2-4"],
+        ["0-0", "0-1", "4-4"],
+        ["0-2", "2-2", "3-3"],
+        ["0-3", "0-4", "1-2"],
+    ],
+    "starter": "3-4",
+    "set_aside": ["1-1", "1-3"],
+    "first_seat": 0,
+}
+# Ends: (3, 1), (3, 0), (3, 0), (3, 3), (2, 3), seat 1 passes, (0, 3), (4, 3), (2, 3) and seat 0
+# is out. 0-1, 0-2, 0-3, 0-4 and 1-4, 2-4, 3-4 are all in the line and no end shows 0 or 4.
+DEAD_HAND = [
+    (0, "place 1-4 right"),
+    (1, "place 0-1 right"),
+    (2, "place 3-3 left"),
+    (3, "place 0-3 right"),
+    (0, "place 2-3 left"),
+    (1, "pass"),
+    (2, "place 0-2 left"),
+    (3, "place 0-4 left"),
+    (0, "place 2-4 left"),
+]
+
+
+def test_bug_first_dead_double_only() -> None:
+    adapter = bug("first-dead-double-only")
+    start(adapter, DEAD_RULES, DEAD_DEAL)
+    for seat, move in DEAD_HAND:
+        assert adapter.act(seat, move) == {"type": "ok"}
+    result = adapter.ask({"type": "result"})
+    # Pair 0 scores seat 1's 8 and seat 3's 1-2 (3) = 11, with dead 4-4 at 100 instead of 8
+    # (+92) and dead 0-0 at 50 instead of 0 (+50): 153. The bug values the 4-4 only: 103.
+    assert result["counts"] == [0, 8, 4, 3]
+    assert (result["winner"], result["points"]) == (0, [103, 0])
+    adapter.close()
+
+
+# Double-three set, two seats of one tile: 0-0 is turned up and every other blank set aside,
+# so the hand is blocked at once with 2-2 against 1-3.
+LOW_END_RULES = {**RULES, "max_pip": 3, "players": 2, "hand_size": 1}
+LOW_END_DEAL: dict[str, Any] = {
+    "hands": [["2-2"], ["1-3"]],
+    "starter": "0-0",
+    "set_aside": ["0-1", "0-2", "0-3", "1-1", "1-2", "2-3", "3-3"],
+    "first_seat": 0,
+}
+
+
+def test_bug_rank_ignores_low_end() -> None:
+    adapter = bug("rank-ignores-low-end")
+    start(adapter, LOW_END_RULES, LOW_END_DEAL)
+    result = adapter.ask({"type": "result"})
+    # Both count 4 and both lowest tiles have 4 pips; 1-3's low end 1 beats 2-2's 2, so the
+    # winner is seat 1. The bug stops at the pips and the lower seat, 0, wins.
+    assert (result["counts"], result["winner"]) == ([4, 4], 0)
+    adapter.close()
+
+
+@pytest.mark.parametrize(
+    ("rules", "deal", "hand", "expected"),
+    [
+        (PAIRS_RULES, TIED_DEAL, TIED_HAND, (None, [0, 0])),  # the tie is replayed
+        (DEAD_RULES, DEAD_DEAL, DEAD_HAND, (0, [153, 0])),  # both dead doubles valued
+        (LOW_END_RULES, LOW_END_DEAL, [], (1, [0, 0])),  # per hand: nobody scores
+    ],
+)
+def test_the_correct_engine_scores_the_rare_bug_hands(
+    engine: Adapter,
+    rules: dict[str, Any],
+    deal: dict[str, Any],
+    hand: list[tuple[int, str]],
+    expected: tuple[int | None, list[int]],
+) -> None:
+    start(engine, rules, deal)
+    for seat, move in hand:
+        assert engine.act(seat, move) == {"type": "ok"}
+    result = engine.ask({"type": "result"})
+    assert (result["winner"], result["points"]) == expected

@@ -22,9 +22,12 @@ from gaple_engine import Game
 from bugs import (
     blocked_on_first_pass,
     discards_not_counted,
+    first_dead_double_only,
     opener_ignored,
     pass_while_placement_exists,
     play_after_end,
+    rank_ignores_low_end,
+    tie_not_replayed,
     ties_by_seat,
     wrong_end,
 )
@@ -40,6 +43,10 @@ BUGS: dict[str, tuple[type[Game], str]] = {
     "wrong-end": (wrong_end.Engine, wrong_end.RULE),
     "opener-ignored": (opener_ignored.Engine, opener_ignored.RULE),
     "play-after-end": (play_after_end.Engine, play_after_end.RULE),
+    # Rare paths: each changes fewer than 1 in 100 random hands of its variant (rates.py).
+    "tie-not-replayed": (tie_not_replayed.Engine, tie_not_replayed.RULE),
+    "first-dead-double-only": (first_dead_double_only.Engine, first_dead_double_only.RULE),
+    "rank-ignores-low-end": (rank_ignores_low_end.Engine, rank_ignores_low_end.RULE),
 }
 """Every seeded bug: its engine class and the rule ID it breaks."""
 

@@ -10,6 +10,7 @@ disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import signal
 import sys
@@ -20,7 +21,7 @@ from typing import IO, Any
 
 import attrs
 
-from gaple.cli.common import UsageError, add_variant, rules_from_args
+from gaple.cli.common import UsageError, rules_from_args
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.engines import (
     Engine,
@@ -35,7 +36,7 @@ from gaple.conformance.escape import printable
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, run_suite
 from gaple.io import rules_to_json
-from gaple.presets import UnknownPreset, find_preset
+from gaple.presets import PRESETS, UnknownPreset, find_preset
 
 __all__ = ["register"]
 
@@ -69,12 +70,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     fuzz = inner.add_parser("fuzz", help="differential fuzzing with Hypothesis")
     _engine_arguments(fuzz)
-    add_variant(fuzz)
-    fuzz.add_argument("--examples", type=int, default=200, help="hands to try (default 200)")
+    fuzz.add_argument(
+        "--variant",
+        default="any",
+        help="preset the drawn rules start from (default: any, every preset)",
+    )
+    fuzz.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="fix one option in every hand (the others are drawn); VALUE as for gaple play",
+    )
+    # The defaults live in gaple.conformance.fuzz, which needs Hypothesis: imported only to run.
+    fuzz.add_argument(
+        "--examples", type=int, help="most hands to try (default: more than fit in the time)"
+    )
+    fuzz.add_argument(
+        "--max-seconds",
+        type=float,
+        help="stop searching after this many seconds (default 40); shrinking a found case "
+        "takes up to 15 s more",
+    )
     fuzz.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
     fuzz.add_argument(
         "--out", type=Path, default=Path("fuzz-cases"), help="folder for a found case"
     )
+    fuzz.add_argument("--report", type=Path, help="write the run's counts as JSON here")
     fuzz.set_defaults(run=_fuzz)
 
     adapter = inner.add_parser(
@@ -275,39 +298,89 @@ def _write_junit(path: Path, text: str) -> None:
         raise UsageError(msg) from None
 
 
+def _fuzz_variants(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
+    """The presets to draw from and the ``--set`` options, fixed, as JSON values."""
+    if args.variant == "any":
+        names = list(PRESETS)
+    else:
+        try:
+            names = [find_preset(args.variant).name]
+        except UnknownPreset as error:
+            raise UsageError(str(error)) from None
+    if not args.overrides:
+        return names, {}
+    fixed = [text.partition("=")[0].strip() for text in args.overrides]
+    problems: list[UsageError] = []
+    for name in names:
+        try:
+            rules = rules_from_args(argparse.Namespace(variant=name, overrides=args.overrides))
+        except UsageError as error:
+            problems.append(error)
+            continue
+        return names, {option: rules_to_json(rules)[option] for option in fixed}
+    raise problems[0]
+
+
 def _fuzz(args: argparse.Namespace) -> int:
     try:
-        from gaple.conformance.fuzz import Unsupported, fuzz  # noqa: PLC0415
+        from gaple.conformance.fuzz import (  # noqa: PLC0415
+            EXAMPLES,
+            MAX_SECONDS,
+            Unsupported,
+            fuzz,
+        )
     except ImportError:
         msg = "fuzz needs the hypothesis package (pip install hypothesis)"
         raise UsageError(msg) from None
     make_engine = _engine_factory(args)
-    rules = rules_from_args(args)
-    preset = find_preset(args.variant).name
-    base = rules_to_json(find_preset(preset).rules)
-    overrides = {k: v for k, v in rules_to_json(rules).items() if base[k] != v}
-    if args.examples < 1:
-        msg = f"--examples must be at least 1, got {args.examples}"
+    names, fixed = _fuzz_variants(args)
+    examples = EXAMPLES if args.examples is None else args.examples
+    max_seconds = MAX_SECONDS if args.max_seconds is None else args.max_seconds
+    if examples < 1:
+        msg = f"--examples must be at least 1, got {examples}"
+        raise UsageError(msg)
+    if not (math.isfinite(max_seconds) and max_seconds > 0):
+        msg = f"--max-seconds must be a finite positive number of seconds, got {max_seconds}"
         raise UsageError(msg)
     try:
-        found = fuzz(
-            make_engine, preset, examples=args.examples, seed=args.seed, overrides=overrides
+        report = fuzz(
+            make_engine,
+            names,
+            examples=examples,
+            seed=args.seed,
+            overrides=fixed,
+            max_seconds=max_seconds,
         )
     except EngineError as error:
         msg = f"engine error: {error}"
         raise UsageError(msg) from None
     except Unsupported as error:
-        msg = f"the engine does not play this variant: {error}"
+        msg = f"the engine declined every hand drawn ({error})"
         raise UsageError(msg) from None
-    label = preset + "".join(f" {k}={v}" for k, v in overrides.items())
+    label = args.variant + "".join(f" {k}={json.dumps(v)}" for k, v in fixed.items())
+    print(report.table())
+    if args.report is not None:
+        try:
+            args.report.write_text(json.dumps(report.to_json(), indent=2) + "\n", "utf-8")
+        except OSError as error:
+            msg = f"--report {args.report}: {error.strerror}"
+            raise UsageError(msg) from None
+    found = report.finding
     if found is None:
-        print(f"no disagreement in {args.examples} hands of {label} (seed {args.seed})")
+        print(
+            f"no disagreement in {report.played} hands of {label} "
+            f"(seed {args.seed}, {report.seconds:.1f} s)"
+        )
         return 0
     from gaple.conformance.vectors import dumps  # noqa: PLC0415
 
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{found.case['id']}.json"
     path.write_text(dumps(found.case), encoding="utf-8")
+    print(
+        f"first disagreement after {report.found_after:.1f} s and {report.played + 1} hands; "
+        f"shrunk by {report.seconds:.1f} s"
+    )
     print(f"disagreement: {printable(found.outcome.describe(), limit=1000)}")
     print(f"minimal case written to {path}")
     return 1
