@@ -423,9 +423,9 @@ def _error(state: State, move: Move, seat: int | None) -> IllegalMove | None:
     """The first rule ``move`` breaks, in the order documented at :data:`ERROR_CODES`."""
     acting = state.to_act
     if acting is None:
+        assert state.ending is not None  # nobody is to act exactly when the hand has ended
         # The spec's word for the ending ("blocked"), never the enum's repr: users read this.
-        how = "" if state.ending is None else f" {state.ending.value}"
-        return IllegalMove("hand-over", "end.final", f"the hand has ended{how}")
+        return IllegalMove("hand-over", "end.final", f"the hand has ended {state.ending.value}")
     if seat is not None and seat != acting:
         return IllegalMove("wrong-seat", "turn.order", f"seat {acting} is to act, not {seat}")
     tables = _tables(state.rules.max_pip)

@@ -1068,6 +1068,21 @@ def _dead(double: Tile) -> Criterion:
     return met
 
 
+def _dead_in_one_seat(first: Tile, second: Tile) -> Criterion:
+    """partner.dead-double twice: ``first`` and ``second`` are both dead and one seat of the
+    losing pair holds both."""
+
+    def met(state: State) -> bool:
+        if not (_dead(first)(state) and _dead(second)(state)):
+            return False
+        return any(
+            {first, second} <= {*state.hand(seat), *state.discards(seat)}
+            for seat in range(state.rules.players)
+        )
+
+    return met
+
+
 def _alive_by(double: Tile, where: str) -> Criterion:
     """The losing pair holds ``double``, no open end shows its number, and the first other tile
     of the number off the line is ``where``: "hand", "discards" or "aside"."""
@@ -1231,6 +1246,15 @@ def _cover_list() -> Iterator[_Cover]:
         "pagat-4x7",
         {"max_pip": 5, "players": 3},
         lambda s: s.ending is Ending.OUT,
+    )
+    # One undealt tile: it is the starter and nothing is set aside (3 x 9 on the double-6 set).
+    yield _Cover(
+        "cover-starter-one-undealt",
+        "deal.starter: 3 x 9 leaves one tile undealt; it is turned up as the starter and nothing "
+        "is set aside.",
+        "pagat-4x7",
+        {"players": 3, "hand_size": 9},
+        lambda s: s.ending is not None,
     )
     yield _Cover(
         "cover-starter-blocks-at-once",
@@ -1484,6 +1508,17 @@ def _cover_list() -> Iterator[_Cover]:
         _SUWIKI,
         {"dead_double_debit": True, "closing_any_double": True},
         _dead(_BLANK),
+        first_hand=False,
+    )
+    # Both special doubles dead in one seat: each counts its dead value (an engine that stops
+    # at the first dead double it finds misscores it). A later hand, as 0-0 opens a first hand.
+    yield _Cover(
+        "cover-dead-both-doubles-one-seat",
+        "partner.dead-double: one seat of the losing pair holds both 6-6 and 0-0, both dead: "
+        "they count 100 and 50.",
+        _SUWIKI,
+        {},
+        _dead_in_one_seat(_SIX_SIX, _BLANK),
         first_hand=False,
     )
     yield _Cover(
