@@ -247,9 +247,7 @@ def _tables(max_pip: int) -> _Tables:
 _PASS = Pass()
 
 
-# Without slots: a frozen attrs class with a __dict__ is built about twice as fast, and one
-# state is built per action.
-@frozen(slots=False)
+@frozen
 class State:
     """One moment of a hand, from the deal to its end; build it with :func:`new_hand`.
 
