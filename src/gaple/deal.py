@@ -106,6 +106,7 @@ class SplitMix64:
     16294208416658607535
     """
 
+    __slots__ = ("_state",)
     _MASK = (1 << 64) - 1
 
     def __init__(self, seed: int) -> None:
@@ -113,8 +114,7 @@ class SplitMix64:
 
     def next(self) -> int:
         """The next 64-bit output."""
-        self._state = (self._state + 0x9E3779B97F4A7C15) & self._MASK
-        z = self._state
+        self._state = z = (self._state + 0x9E3779B97F4A7C15) & self._MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
         return z ^ (z >> 31)
@@ -139,14 +139,53 @@ def shuffle_deal(rules: Ruleset, seed: int, *, first_seat: int | None = None) ->
     >>> [len(hand) for hand in deal.hands], deal.starter
     ([7, 7, 7, 7], None)
     """
+    return _shuffle(rules, seed, first_seat)[0]
+
+
+def _shuffle(
+    rules: Ruleset, seed: int, first_seat: int | None = None
+) -> tuple[Deal, tuple[int, ...]]:
+    """:func:`shuffle_deal`, also giving each seat's hand as a bitset (see :mod:`gaple.tiles`).
+
+    The shuffle moves tile indices rather than tiles, which is the same permutation; sorting
+    indices sorts tiles in canonical order without comparing tiles.
+    """
     rng = SplitMix64(seed)
-    tiles = list(tile_set(rules.max_pip).tiles)
-    for i in range(len(tiles) - 1, 0, -1):
-        j = rng.below(i + 1)
-        tiles[i], tiles[j] = tiles[j], tiles[i]
+    draw = rng.next
+    full = tile_set(rules.max_pip)
+    order = list(range(full.size))
+    for i in range(len(order) - 1, 0, -1):
+        j = draw() % (i + 1)  # rng.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    tiles = full.tiles
     size = rules.hand_size
     dealt = rules.players * size
-    hands = [tiles[seat * size : (seat + 1) * size] for seat in range(rules.players)]
-    starter = tiles[dealt] if rules.has_starter else None
+    held = [sorted(order[seat * size : (seat + 1) * size]) for seat in range(rules.players)]
+    starter = tiles[order[dealt]] if rules.has_starter else None
     seat = rng.below(rules.players) if first_seat is None else first_seat
-    return Deal(hands=hands, starter=starter, set_aside=tiles[dealt + 1 :], first_seat=seat)
+    deal = _sorted_deal(
+        tuple(tuple(tiles[i] for i in hand) for hand in held),
+        starter,
+        tuple(tiles[i] for i in sorted(order[dealt + 1 :])),
+        seat,
+    )
+    return deal, tuple(sum(1 << i for i in hand) for hand in held)
+
+
+def _sorted_deal(
+    hands: tuple[tuple[Tile, ...], ...],
+    starter: Tile | None,
+    set_aside: tuple[Tile, ...],
+    first_seat: int,
+) -> Deal:
+    """A :class:`Deal` of tiles already in canonical order, built without its converters.
+
+    They only sort, and sorting compares tiles one Python call at a time: it was the most
+    expensive step of a seeded deal. The result is an ordinary frozen deal.
+    """
+    deal = object.__new__(Deal)
+    object.__setattr__(deal, "hands", hands)
+    object.__setattr__(deal, "starter", starter)
+    object.__setattr__(deal, "set_aside", set_aside)
+    object.__setattr__(deal, "first_seat", first_seat)
+    return deal

@@ -7,20 +7,22 @@ implementation can replay a seeded game move for move.
 
 from __future__ import annotations
 
-from gaple.deal import SplitMix64, shuffle_deal
+from gaple.deal import SplitMix64, _shuffle
 from gaple.rules import Ruleset
-from gaple.state import State, apply, legal_moves, new_hand
+from gaple.state import State, _advance, _start, legal_moves
 
 __all__ = ["play_out", "random_hand"]
 
 
 def play_out(state: State, rng: SplitMix64) -> State:
     """Play random legal moves until the hand ends."""
+    draw = rng.next  # rng.below(n) is draw() % n, one call fewer
     while True:
         moves = legal_moves(state)
         if not moves:
             return state
-        state = apply(state, moves[rng.below(len(moves))])
+        # A move legal_moves produced needs no checking: skip apply's verify.
+        state = _advance(state, moves[draw() % len(moves)])
 
 
 def random_hand(rules: Ruleset, seed: int) -> State:
@@ -29,5 +31,7 @@ def random_hand(rules: Ruleset, seed: int) -> State:
     The moves are drawn from a second generator seeded with ``seed + 1``, so the deal of a
     seed does not depend on how long the hand lasts.
     """
-    state = new_hand(rules, shuffle_deal(rules, seed))
+    # A shuffled deal fits the rules by construction: no need for new_hand's validation.
+    deal, hands = _shuffle(rules, seed)
+    state = _start(rules, deal, hands, first_hand=True)
     return play_out(state, SplitMix64(seed + 1))

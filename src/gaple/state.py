@@ -22,7 +22,6 @@ import enum
 import functools
 from collections.abc import Iterable
 
-import attrs
 from attrs import frozen
 
 from gaple.deal import Deal
@@ -212,16 +211,36 @@ class _Tables:
     lead: tuple[Lead, ...]
     place: tuple[tuple[Place, Place], ...]
     discard: tuple[Discard, ...]
+    bits: tuple[tuple[int, ...], ...]
+    """``bits[a][b]`` is the bit of the tile a-b (either order): two lookups, no hashing."""
+    actions: dict[int, tuple[Action, ...]]
+    """For each move above, by ``id``, the :class:`Action` of every seat that can make it.
+
+    Keyed by identity: the moves live as long as the cache, so no other object can share
+    their ids, and an identity lookup costs far less than hashing a move. A seat count never
+    exceeds the number of tiles, each seat holding at least one.
+    """
 
 
 @functools.cache
 def _tables(max_pip: int) -> _Tables:
     full = tile_set(max_pip)
+    lead = tuple(Lead(t) for t in full.tiles)
+    place = tuple((Place(t, End.LEFT), Place(t, End.RIGHT)) for t in full.tiles)
+    discard = tuple(Discard(t) for t in full.tiles)
+    moves: list[Move] = [_PASS, *lead, *discard, *(move for pair in place for move in pair)]
     return _Tables(
         tiles=full,
-        lead=tuple(Lead(t) for t in full.tiles),
-        place=tuple((Place(t, End.LEFT), Place(t, End.RIGHT)) for t in full.tiles),
-        discard=tuple(Discard(t) for t in full.tiles),
+        lead=lead,
+        place=place,
+        discard=discard,
+        actions={
+            id(move): tuple(Action(seat, move) for seat in range(full.size)) for move in moves
+        },
+        bits=tuple(
+            tuple(1 << full.index[Tile(a, b)] for b in range(max_pip + 1))
+            for a in range(max_pip + 1)
+        ),
     )
 
 
@@ -326,6 +345,12 @@ def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
     deal.validate(rules)
     full = tile_set(rules.max_pip)
     hands = tuple(full.mask(hand) for hand in deal.hands)
+    return _start(rules, deal, hands, first_hand=first_hand)
+
+
+def _start(rules: Ruleset, deal: Deal, hands: tuple[int, ...], *, first_hand: bool) -> State:
+    """:func:`new_hand` for a deal known to fit the rules, its hands given as bitsets."""
+    full = tile_set(rules.max_pip)
     no_discards = (0,) * rules.players
     if deal.starter is not None:
         line = ((deal.starter.low, deal.starter.high),)
@@ -398,25 +423,32 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return ()
     tables = _tables(state.rules.max_pip)
     hand = state.hand_masks[seat]
-    if not state.line:
+    line = state.line
+    if not line:
         allowed = hand & _lead_mask(state.rules, first_hand=state.first_hand)
         return tuple(tables.lead[i] for i in iter_bits(allowed))
     suit = tables.tiles.suit
-    left_suit = suit[state.line[0][0]]
-    right_suit = suit[state.line[-1][1]]
+    left_suit = suit[line[0][0]]
+    right_suit = suit[line[-1][1]]
     fitting = hand & (left_suit | right_suit)
     if fitting:
+        place = tables.place
         moves: list[Move] = []
-        for i in iter_bits(fitting):
-            bit = 1 << i
+        while fitting:  # iter_bits, inlined: this loop is the oracle's innermost
+            bit = fitting & -fitting
+            fitting ^= bit
+            i = bit.bit_length() - 1
             if bit & left_suit:
-                moves.append(tables.place[i][0])
+                moves.append(place[i][0])
             if bit & right_suit:
-                moves.append(tables.place[i][1])
+                moves.append(place[i][1])
         return tuple(moves)
-    if state.rules.blocked_action is BlockedAction.PASS:
+    if state.rules.blocked_action is _PASSING:
         return (_PASS,)
     return tuple(tables.discard[i] for i in iter_bits(hand))
+
+
+_PASSING = BlockedAction.PASS  # read once: an enum member lookup costs more than the test
 
 
 def _error(state: State, move: Move, seat: int | None) -> IllegalMove | None:
@@ -530,52 +562,66 @@ def apply(state: State, move: Move, seat: int | None = None) -> State:
 
 
 def _advance(state: State, move: Move) -> State:
+    """The state after ``move``, which must be legal: checked by :func:`verify`, or produced
+    by :func:`legal_moves` (the fast path of :func:`gaple.simulate.play_out`)."""
     acting = state.to_act
     assert acting is not None  # guaranteed by verify
-    full = tile_set(state.rules.max_pip)
+    rules = state.rules
+    tables = _tables(rules.max_pip)
+    # The Action objects of the table's moves are made once; another move gets a new one.
+    actions = tables.actions.get(id(move))
+    action = Action(acting, move) if actions is None else actions[acting]
+    history = (*state.history, action)
+    following = (acting + 1) % rules.players
     hands = state.hand_masks
     discards = state.discard_masks
     line = state.line
     line_mask = state.line_mask
-    if isinstance(move, Pass):
-        return attrs.evolve(
-            state,
-            to_act=(acting + 1) % state.rules.players,
-            history=(*state.history, Action(acting, move)),
-        )
-    bit = 1 << full.index[move.tile]
-    hand = hands[acting] & ~bit
-    hands = (*hands[:acting], hand, *hands[acting + 1 :])
-    if isinstance(move, Discard):
-        mine = discards[acting] | bit
-        discards = (*discards[:acting], mine, *discards[acting + 1 :])
-        blocked = False
-    else:
+    ending = None
+    if not isinstance(move, Pass):
         tile = move.tile
-        if isinstance(move, Lead):
-            line = ((tile.low, tile.high),)
-        elif move.end is End.LEFT:
-            end = line[0][0]
-            line = ((tile.other(end), end), *line)
+        bit = tables.bits[tile.low][tile.high]
+        held = list(hands)
+        held[acting] ^= bit
+        hands = tuple(held)
+        if isinstance(move, Discard):
+            held = list(discards)
+            held[acting] |= bit
+            discards = tuple(held)
         else:
-            end = line[-1][1]
-            line = (*line, (end, tile.other(end)))
-        line_mask |= bit
-        blocked = not _anyone_can_place(full, hands, line[0][0], line[-1][1])
-    ending = Ending.OUT if not hand else Ending.BLOCKED if blocked else None
+            # The new end is tile.other(end), inlined: the move is known to match.
+            if isinstance(move, Lead):
+                line = ((tile.low, tile.high),)
+            elif move.end is _LEFT:
+                end = line[0][0]
+                line = ((tile.high if end == tile.low else tile.low, end), *line)
+            else:
+                end = line[-1][1]
+                line = (*line, (end, tile.high if end == tile.low else tile.low))
+            line_mask |= bit
+            suit = tables.tiles.suit
+            # The hands are disjoint, so their sum is their union.
+            if not sum(hands) & (suit[line[0][0]] | suit[line[-1][1]]):
+                ending = Ending.BLOCKED
+        if not hands[acting]:
+            ending = Ending.OUT
+    # Positional, in field order: the fastest way to build the next state.
     return State(
-        rules=state.rules,
-        deal=state.deal,
-        first_hand=state.first_hand,
-        opener=state.opener,
-        hand_masks=hands,
-        discard_masks=discards,
-        line=line,
-        line_mask=line_mask,
-        to_act=None if ending else (acting + 1) % state.rules.players,
-        history=(*state.history, Action(acting, move)),
-        ending=ending,
+        rules,
+        state.deal,
+        state.first_hand,
+        state.opener,
+        hands,
+        discards,
+        line,
+        line_mask,
+        None if ending else following,
+        history,
+        ending,
     )
+
+
+_LEFT = End.LEFT  # read once: looking up an enum member costs more than the comparison
 
 
 def replay(

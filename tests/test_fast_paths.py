@@ -1,0 +1,49 @@
+"""The oracle's fast paths give exactly what the checked paths give.
+
+:func:`gaple.simulate.random_hand` deals without validating and plays without verifying (see
+docs/guide/speed.rst). Its documented meaning is the slow loop written out below: the deal of
+:func:`~gaple.deal.shuffle_deal` through :func:`~gaple.state.new_hand`, then
+``legal_moves(state)[rng.below(len(moves))]`` through :func:`~gaple.state.apply` with a
+generator seeded ``seed + 1``. Both must reach equal states, field by field.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gaple.deal import Deal, SplitMix64, shuffle_deal
+from gaple.presets import PRESETS
+from gaple.rules import Ruleset
+from gaple.simulate import random_hand
+from gaple.state import State, apply, legal_moves, new_hand
+
+
+def _checked_random_hand(rules: Ruleset, seed: int) -> State:
+    state = new_hand(rules, shuffle_deal(rules, seed))
+    rng = SplitMix64(seed + 1)
+    while moves := legal_moves(state):
+        state = apply(state, moves[rng.below(len(moves))])
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_random_hand_equals_the_checked_loop(name: str) -> None:
+    rules = PRESETS[name].rules
+    for seed in range(100):
+        assert random_hand(rules, seed) == _checked_random_hand(rules, seed), f"seed {seed}"
+
+
+@pytest.mark.parametrize("name", ["pagat-4x6", "domino4d"])
+def test_a_shuffled_deal_equals_one_built_through_the_converters(name: str) -> None:
+    # Deal's converters sort each hand and the set-aside tiles; the shuffle builds the deal
+    # without them, so its tiles must already be sorted.
+    rules = PRESETS[name].rules
+    for seed in range(100):
+        deal = shuffle_deal(rules, seed)
+        rebuilt = Deal(
+            hands=[list(reversed(hand)) for hand in deal.hands],
+            starter=deal.starter,
+            set_aside=list(reversed(deal.set_aside)),
+            first_seat=deal.first_seat,
+        )
+        assert deal == rebuilt, f"seed {seed}"
