@@ -505,7 +505,9 @@ def _report(
     )
     why = {v.mutant.key: scope.why_equivalent(v.mutant) for v in verdicts if not v.killed}
     yield ""
-    yield "module   mutants  outside     run  killed  equivalent  unexplained   score"
+    yield (
+        "module   mutants  outside     run  killed  equivalent  unexplained   score  mutation score"
+    )
     for module in modules:
         own = [v for v in verdicts if v.mutant.module == module]
         away = sum(1 for m in outside if m.module == module)
@@ -513,11 +515,13 @@ def _report(
         equivalent = sum(1 for v in own if not v.killed and why[v.mutant.key])
         gaps = len(own) - killed - equivalent
         score = f"{killed / len(own):.1%}" if own else "-"
+        classical = f"{killed / (len(own) - equivalent):.1%}" if len(own) > equivalent else "-"
         yield (
             f"{module:<8} {len(own) + away:>7} {away:>8} {len(own):>7} {killed:>7} "
-            f"{equivalent:>11} {gaps:>12} {score:>7}"
+            f"{equivalent:>11} {gaps:>12} {score:>7} {classical:>15}"
         )
-    yield "(score: killed / run; outside: in functions the protocol cannot reach, not run)"
+    yield "(outside: in functions the protocol cannot reach, not run; score: killed / run;"
+    yield " mutation score: killed / (run - equivalent))"
     survivors = [v for v in verdicts if not v.killed]
     if survivors:
         yield ""
