@@ -14,7 +14,7 @@ from attrs import field, frozen
 from gaple.rules import Ruleset
 from gaple.tiles import Tile, tile_set
 
-__all__ = ["Deal", "InvalidDeal", "SplitMix64", "shuffle_deal"]
+__all__ = ["Deal", "InvalidDeal", "SplitMix64", "deal_in_order", "shuffle_deal"]
 
 
 class InvalidDeal(ValueError):
@@ -140,6 +140,29 @@ def shuffle_deal(rules: Ruleset, seed: int, *, first_seat: int | None = None) ->
     ([7, 7, 7, 7], None)
     """
     return _shuffle(rules, seed, first_seat)[0]
+
+
+def deal_in_order(rules: Ruleset, order: Sequence[Tile], first_seat: int) -> Deal:
+    """The deal of ``order``, every tile of the set once, as step 3 of :func:`shuffle_deal`
+    deals it: seat ``s`` takes positions ``s * hand_size`` to ``(s + 1) * hand_size - 1``, the
+    next tile is the starter when the rules turn one up, and the rest are set aside.
+
+    In canonical order 0-0 .. 0-6 fill positions 0-6, 1-1 .. 1-6 positions 7-12, and so on: in
+    4 x 6, seat 1 takes positions 6-11 and the starter is position 24, the third tile of 4-x.
+
+    >>> from gaple.tiles import tile_set
+    >>> deal = deal_in_order(Ruleset(hand_size=6), tile_set(6).tiles, first_seat=2)
+    >>> deal.hands[1], deal.starter, len(deal.set_aside)
+    ((Tile(0, 6), Tile(1, 1), Tile(1, 2), Tile(1, 3), Tile(1, 4), Tile(1, 5)), Tile(4, 6), 3)
+    """
+    size = rules.hand_size
+    dealt = rules.players * size
+    return Deal(
+        hands=[order[seat * size : (seat + 1) * size] for seat in range(rules.players)],
+        starter=order[dealt] if rules.has_starter else None,
+        set_aside=order[dealt + 1 :],
+        first_seat=first_seat,
+    )
 
 
 def _shuffle(

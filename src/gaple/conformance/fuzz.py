@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 from gaple.conformance.cases import Step, build_case
 from gaple.conformance.engines import Engine, EngineError
 from gaple.conformance.runner import CaseOutcome, EngineInfo, hello, run_case
-from gaple.deal import Deal
+from gaple.deal import Deal, deal_in_order
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, find_preset
 from gaple.result import count_tiles, position_of
@@ -637,17 +637,6 @@ class _Run:
         )
 
 
-def _deal(order: list[Tile], rules: Ruleset, first_seat: int) -> Deal:
-    size = rules.hand_size
-    dealt = rules.players * size
-    return Deal(
-        hands=[order[s * size : (s + 1) * size] for s in range(rules.players)],
-        starter=order[dealt] if rules.has_starter else None,
-        set_aside=order[dealt + 1 :],
-        first_seat=first_seat,
-    )
-
-
 def fuzz(
     make_engine: Callable[[], Engine],
     variants: str | Sequence[str] | None = None,
@@ -716,7 +705,9 @@ def fuzz(
         gather = data.draw(st.integers(0, rules.players), label="gather")
         if gather < rules.players:
             order = _gather(order, rules, gather)
-        deal = _deal(order, rules, data.draw(st.integers(0, rules.players - 1), label="seat"))
+        deal = deal_in_order(
+            rules, order, data.draw(st.integers(0, rules.players - 1), label="seat")
+        )
         if run.out_of_time():  # after the last draw, which Hypothesis wants the same each time
             raise _OutOfTime
         first = first_hand or rules.has_starter
