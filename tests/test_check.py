@@ -420,7 +420,8 @@ def test_a_jsonl_log_is_summarised_by_rule_with_the_first_example(
     out = capsys.readouterr().out
     assert "6 transcripts: 3 conform, 2 diverge, 1 invalid" in out
     assert "play.match-end: 2 (first: line 2: does not conform at step 2" in out
-    assert "invalid: 1 (first: line 4: invalid: not JSON" in out
+    # "{not json": after "{" a key is expected, at column 2.
+    assert "invalid: 1 (first: line 4: not JSON (column 2)" in out
 
 
 def test_a_log_on_standard_input_and_with_jsonl(

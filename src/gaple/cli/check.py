@@ -78,8 +78,12 @@ def _check_file(name: str) -> dict[str, Any]:
 def _problem(record: dict[str, Any]) -> str:
     """What is wrong with a record that does not conform, in one line."""
     if record["status"] == "invalid":
-        where = f" at {record['path']}" if "path" in record else ""
-        return f"invalid{where}: {record['error']}"
+        # Without a path the reader's own words ("not JSON", "more than ...") say it all.
+        return (
+            f"invalid at {record['path']}: {record['error']}"
+            if "path" in record
+            else record["error"]
+        )
     return f"does not conform at {record['message']}"
 
 
@@ -180,7 +184,7 @@ def _lines(stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
         if not raw.strip():
             continue
         try:
-            data = bounded.parse(raw)
+            data = bounded.parse(raw.rstrip(b"\r\n"))
         except bounded.Refused as error:
             # The line number is the log's; the reader's own is always 1 here.
             yield number, {"status": "invalid", "error": error.message}
