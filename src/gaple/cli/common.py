@@ -123,6 +123,8 @@ def dump_json(data: Any) -> str:
     A lone UTF-16 surrogate read from a document (``"\ud800"`` is valid JSON) is written as
     its JSON escape: no encoder accepts it raw, and the escape reads back as the same string.
 
+    >>> import json
+    >>> from gaple.cli.common import dump_json
     >>> text = dump_json({"key\ud800": "é"})
     >>> "\\ud800" in text, json.loads(text) == {"key\ud800": "é"}
     (True, True)

@@ -1,8 +1,8 @@
 """The one JSON reader of every document a user hands to gaple: bounded before it is decoded.
 
-Python's :func:`json.loads` recurses once per level of nesting (a deep enough array ends in
-:class:`RecursionError`), refuses integers of more than 4,300 digits with a bare
-:class:`ValueError`, accepts ``NaN`` and ``Infinity`` (which are not JSON) and keeps the last of
+Python's ``json.loads`` recurses once per level of nesting (a deep enough array ends in
+``RecursionError``), refuses integers of more than 4,300 digits with a bare
+``ValueError``, accepts ``NaN`` and ``Infinity`` (which are not JSON) and keeps the last of
 two equal keys; and a document of any size is decoded whole before anyone looks at it. So
 :func:`parse` first scans the text once, without recursing, for the limits of :data:`LIMITS`
 (size, nesting depth, length of a number, items in one array or object) and for the words
