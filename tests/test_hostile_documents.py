@@ -265,6 +265,8 @@ def test_a_hostile_set_value(option: str, value: st.DataObject, command: str) ->
         ("[\n\n1]", "[\n\n" + "1" * 33 + "]", "line 3: a number of"),
         ('{"a": 1, "b": 1}', '{"a": 1, "a": 1}', 'duplicate key "a"'),
         ("[1.5]", "[NaN]", "line 1: not JSON (column 2): NaN is not a JSON number"),
+        # The largest double is about 1.8e308.
+        ("[1e308]", "[1e309]", "the number 1e309 is too large for a 64-bit float"),
         # Brackets in a string do not count.
         ('["' + "[" * 40 + '"]', "[" * 40 + "]" * 40, "line 1: more than 32 arrays"),
     ],

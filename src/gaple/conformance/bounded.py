@@ -13,6 +13,7 @@ two equal keys; and a document of any size is decoded whole before anyone looks 
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import IO, Any
 
@@ -88,7 +89,8 @@ def parse(document: bytes | str, limits: Limits = LIMITS) -> Any:
 
     Raises:
         Refused: too many bytes, not UTF-8, nested too deep, a number too long, too many items,
-            a word that is not JSON (``NaN``), a duplicate key, or not JSON at all.
+            ``NaN`` or ``Infinity``, a number too large for a float, a duplicate key, or not
+            JSON at all.
     """
     size = len(document.encode("utf-8", "surrogatepass") if isinstance(document, str) else document)
     if size > limits.max_bytes:
@@ -105,7 +107,7 @@ def parse(document: bytes | str, limits: Limits = LIMITS) -> Any:
     text = text.removeprefix("\ufeff")
     _scan(text, limits)
     try:
-        return json.loads(text, object_pairs_hook=_unique)
+        return json.loads(text, object_pairs_hook=_unique, parse_float=_finite)
     except json.JSONDecodeError as error:
         msg = f"not JSON (column {error.colno}): {error.msg}"
         raise Refused(msg, error.lineno) from None
@@ -146,6 +148,15 @@ def _scan(text: str, limits: Limits) -> None:
 
 def _line(text: str, position: int) -> int:
     return text.count("\n", 0, position) + 1
+
+
+def _finite(literal: str) -> float:
+    # 1e999 is a short literal, but Python reads it as infinity, which JSON cannot write back.
+    value = float(literal)
+    if math.isinf(value):
+        msg = f"the number {literal} is too large for a 64-bit float"
+        raise Refused(msg, limit=True)
+    return value
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
