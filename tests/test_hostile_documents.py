@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gaple.cli import main
+from gaple.cli import check, main
 from gaple.conformance import bounded
 from gaple.io import state_to_json
 from gaple.presets import ruleset
@@ -303,12 +303,13 @@ def test_a_deep_file_is_one_located_line_on_stderr_for_check_and_score(folder: P
 def test_a_lone_surrogate_key_is_escaped_in_json_output(folder: Path) -> None:
     # Before: UnicodeEncodeError when the record naming the key was printed.
     path = folder / "surrogate.json"
-    path.write_bytes(b'{"\\ud800": 1}')
+    path.write_bytes(b'{"rules": {"\\ud800": 1}, "deal": {"hands": []}, "actions": []}')
     with _streams() as (out, err):
         assert main(["check", str(path), "--format", "json"]) == 2
         (record,) = json.loads(out.getvalue())
-        assert record["status"] == "invalid"
-        assert b"missing key 'rules'" in err.getvalue()
+        # The key round-trips through the JSON escape; the message shows it escaped.
+        assert record["path"] == "$.rules.\ud800"
+        assert b"$.rules.\\ud800: unknown option" in err.getvalue()
 
 
 def test_a_json_lines_summary_stays_on_stdout_and_the_first_bad_line_goes_to_stderr(
@@ -341,3 +342,32 @@ def test_a_set_value_nested_deeply_is_refused_naming_the_option() -> None:
         assert main(["play", "--set", "max_pip=" + "[" * 1000]) == 2
         assert err.getvalue().startswith(b"gaple play: error: --set max_pip=[[[")
         assert b"more than 32 arrays or objects nested" in err.getvalue()
+
+
+def test_the_harness_catches_a_reader_without_its_scan(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The broken reader: the scan switched off, as json.loads alone was before issue 11. The
+    # deep document then reaches json.loads, which recurses past Python's limit.
+    path = folder / "deep-unscanned.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, "utf-8")
+    monkeypatch.setattr(bounded, "_scan", lambda _text, _limits: None)
+    with pytest.raises(RecursionError):
+        _run(["check", str(path)], {0, 1, 2})
+    monkeypatch.undo()
+    assert _run(["check", str(path)], {2}) == 2
+
+
+def test_the_harness_catches_output_that_cannot_be_encoded(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The broken writer: JSON output without the surrogate escape, as before issue 11.
+    # An unknown option is named by its JSON path, so the record holds the key.
+    path = folder / "surrogate-key.json"
+    path.write_bytes(b'{"rules": {"\\ud800": 1}, "deal": {"hands": []}, "actions": []}')
+    argv = ["check", str(path), "--format", "json"]
+    monkeypatch.setattr(check, "dump_json", lambda data: json.dumps(data, ensure_ascii=False))
+    with pytest.raises(UnicodeEncodeError):
+        _run(argv, {0, 1, 2})
+    monkeypatch.undo()
+    assert _run(argv, {2}) == 2
