@@ -92,7 +92,7 @@ def test_a_transcript_claiming_an_ending_too_early_names_end_blocked(
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        ("{not json", "not JSON (line 1 column 2)"),
+        ("{not json", "line 1: not JSON (column 2)"),
         (
             {"rules": {}, "deal": {"hands": TWO}, "actions": [{"seat": 0, "move": "jump"}]},
             "$.actions[0].move",
@@ -107,9 +107,11 @@ def test_an_unreadable_or_invalid_file_exits_2_with_the_json_path(
 ) -> None:
     path = _write(tmp_path, "bad.json", content)
     assert main(["check", path]) == 2
-    out = capsys.readouterr().out
-    assert words in out
-    assert "Traceback" not in out
+    # A rejection is one line on standard error; standard output stays for verdicts.
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert words in captured.err
+    assert len(captured.err.splitlines()) == 1
 
 
 def test_a_missing_file_exits_2_and_other_files_are_still_checked(
@@ -117,9 +119,9 @@ def test_a_missing_file_exits_2_and_other_files_are_still_checked(
 ) -> None:
     good = _write(tmp_path, "t.json", transcript)
     assert main(["check", str(tmp_path / "absent.json"), good]) == 2
-    out = capsys.readouterr().out.splitlines()
-    assert "cannot read" in out[0]
-    assert "conforms" in out[1]
+    captured = capsys.readouterr()
+    assert "cannot read" in captured.err
+    assert "conforms" in captured.out
 
 
 _SCALARS = st.none() | st.booleans() | st.integers(-3, 30) | st.sampled_from(["0-0", "x", "pass"])
@@ -255,7 +257,7 @@ def test_an_offered_list_that_is_not_moves_is_invalid(
 ) -> None:
     path = _write(tmp_path, "t.json", _offering(["place 0-3 up"]))
     assert main(["check", path]) == 2
-    assert "invalid at $.actions[1].offered[0]" in capsys.readouterr().out
+    assert "invalid at $.actions[1].offered[0]" in capsys.readouterr().err
 
 
 # --- the end of the hand ---------------------------------------------------------------------
@@ -418,7 +420,8 @@ def test_a_jsonl_log_is_summarised_by_rule_with_the_first_example(
     out = capsys.readouterr().out
     assert "6 transcripts: 3 conform, 2 diverge, 1 invalid" in out
     assert "play.match-end: 2 (first: line 2: does not conform at step 2" in out
-    assert "invalid: 1 (first: line 4: invalid: not JSON" in out
+    # "{not json": after "{" a key is expected, at column 2.
+    assert "invalid: 1 (first: line 4: not JSON (column 2)" in out
 
 
 def test_a_log_on_standard_input_and_with_jsonl(

@@ -284,6 +284,65 @@ def test_cli_run_from_the_committed_case_files(capsys: pytest.CaptureFixture[str
     assert "CONFORMS" in capsys.readouterr().out
 
 
+def test_cli_run_from_the_folder_vectors_build_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The folder holds schema/ and protocol/ beside vectors/v1/: only the cases are read.
+    assert main(["vectors", "build", "--out", str(tmp_path)]) == 0
+    assert main(["conformance", "run", "--reference", "--cases", str(tmp_path)]) == 0
+    assert "CONFORMS" in capsys.readouterr().out
+
+
+_GOOD_CASE = (
+    Path(__file__).resolve().parent.parent
+    / "spec/vectors/v1/open/open-double-blank-holder-leads.json"
+)
+
+
+def _spoilt(change: str) -> JSON:
+    """The committed case open-double-blank-holder-leads with one thing spoilt."""
+    case = json.loads(_GOOD_CASE.read_text(encoding="utf-8"))
+    if change == "seat":
+        case["steps"][0]["action"]["seat"] = "x"
+    elif change == "illegal":
+        # Step 5 (index 4) is the accepted lead of 0-0 by its holder, seat 2, in a first 4 x 7
+        # hand; leading 1-1 instead breaks open.double-blank, so the spec cannot replay it.
+        case["steps"][4]["action"]["move"] = "lead 1-1"
+    elif change == "rules":
+        case["rules"]["max_pip"] = 1000
+    return case
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("seat", "$.steps[0].action.seat: 'x' is not of type 'integer'"),
+        ("illegal", "$.steps[4].action: the spec refuses it"),
+        ("rules", "$.rules: max_pip must be from 1 to 9"),
+    ],
+)
+def test_a_bad_case_file_is_refused_with_its_path_before_anything_runs(
+    tmp_path: Path, change: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "good.json").write_text(_GOOD_CASE.read_text(encoding="utf-8"), "utf-8")
+    argv = ["conformance", "run", "--reference", "--cases", str(tmp_path)]
+    assert main(argv) == 0  # the good case alone runs
+    capsys.readouterr()
+    (tmp_path / "bad.json").write_text(json.dumps(_spoilt(change)), "utf-8")
+    (tmp_path / "worse.json").write_text("[", "utf-8")
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    # One line per bad file, each with its path; no case ran, so no verdict on stdout.
+    bad, worse = captured.err.splitlines()
+    assert bad.startswith(f"gaple conformance: error: {tmp_path / 'bad.json'}: {words}")
+    # "[" is one character: a value is expected next, at column 2 of line 1.
+    assert worse == (
+        f"gaple conformance: error: {tmp_path / 'worse.json'}: line 1: not JSON (column 2): "
+        "Expecting value"
+    )
+    assert captured.out == ""
+
+
 class _Interrupted(ReferenceEngine):
     """Ctrl-C arrives while the fourth case starts."""
 

@@ -41,7 +41,9 @@ def test_partnership_needs_four_seats() -> None:
 @pytest.mark.parametrize(
     ("options", "fragment"),
     [
-        ({"max_pip": 0}, "max_pip must be at least 1"),
+        ({"max_pip": 0}, "max_pip must be from 1 to 9, got 0"),
+        # One above the research range (MAX_PIP = 9): refused before any set is built.
+        ({"max_pip": 10}, "max_pip must be from 1 to 9, got 10"),
         ({"players": 1}, "at least 2 seats"),
         ({"hand_size": 0}, "at least 1 tile"),
         ({"forbidden_leads": [Tile(7, 7)]}, "7-7, not in the double-6 set"),
@@ -65,6 +67,21 @@ def test_unplayable_options_are_refused_with_the_reason(
     with pytest.raises(InvalidRuleset) as caught:
         Ruleset(**options)  # type: ignore[arg-type]
     assert fragment in str(caught.value)
+
+
+def test_the_ends_of_the_research_range_are_playable() -> None:
+    # Double-one: 3 tiles (0-0 0-1 1-1), two seats of one tile and one starter left over.
+    assert Ruleset(max_pip=1, players=2, hand_size=1).undealt == 1
+    # Double-nine: (9 + 1)(9 + 2) / 2 = 55 tiles; 4 seats x 13 leave 3 undealt.
+    assert Ruleset(max_pip=9, players=4, hand_size=13).undealt == 3
+
+
+def test_a_huge_set_is_refused_at_once_naming_the_range_and_why() -> None:
+    # Building the double-1000 set's tables would take minutes; the check comes first.
+    with pytest.raises(InvalidRuleset) as caught:
+        Ruleset(max_pip=1000)
+    assert "from 1 to 9" in str(caught.value)
+    assert "cube of N" in str(caught.value)
 
 
 def test_a_ban_on_leading_only_matters_when_no_starter_is_turned_up() -> None:

@@ -18,6 +18,7 @@ from attrs import field, frozen
 from gaple.tiles import Tile, tile_set
 
 __all__ = [
+    "MAX_PIP",
     "BlockedAction",
     "ChallengeTie",
     "InvalidRuleset",
@@ -29,6 +30,13 @@ __all__ = [
     "lead_tiles",
     "option_info",
 ]
+
+
+MAX_PIP = 9
+"""The largest N of a double-N set a ruleset may use. Every source plays double-six; the small
+sets (N from 1) let the tests enumerate hands exhaustively, and N up to 9 (55 tiles, the largest
+set commonly sold) is kept for research. A bound is needed at all because the tables of a set
+grow with the cube of N: double-1000 would take minutes and gigabytes to build."""
 
 
 class InvalidRuleset(ValueError):
@@ -147,7 +155,10 @@ class Ruleset:
     """
 
     max_pip: int = _option(
-        6, "N of the double-N set (6: 28 tiles).", ("tiles.set",), ("PAGAT", "DOMINO4D")
+        6,
+        "N of the double-N set (6: 28 tiles), from 1 to 9.",
+        ("tiles.set",),
+        ("PAGAT", "DOMINO4D"),
     )
     players: int = _option(
         4, "Number of seats.", ("deal.sizes", "table.seats"), ("PAGAT", "BLOCK100", "CHIPS")
@@ -334,8 +345,12 @@ class Ruleset:
 
 def _problems(rules: Ruleset) -> list[str]:
     """Everything that makes a ruleset unplayable, most basic first."""
-    if rules.max_pip < 1:
-        return [f"max_pip must be at least 1 (a double-N set needs N >= 1), got {rules.max_pip}"]
+    if not 1 <= rules.max_pip <= MAX_PIP:
+        return [
+            f"max_pip must be from 1 to {MAX_PIP}, got {rules.max_pip}: the sources play "
+            f"double-six; 1 to 5 serve exhaustive checks and up to {MAX_PIP} research, and "
+            "a larger set's tables grow with the cube of N"
+        ]
     size = tile_set(rules.max_pip).size
     if rules.players < 2:
         return [f"a hand needs at least 2 seats, got {rules.players}"]

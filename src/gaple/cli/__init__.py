@@ -14,6 +14,7 @@ from typing import NoReturn, cast
 
 from gaple.cli import check, conformance, match, play, score, variants, vectors
 from gaple.cli.common import UsageError
+from gaple.conformance.escape import printable
 
 __all__ = ["UsageError", "main"]
 
@@ -57,7 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
     except UsageError as error:
-        print(f"gaple {args.command}: error: {error}", file=sys.stderr)
+        # Escaped, so a name or key read from a document cannot break the line or the encoder.
+        print(f"gaple {args.command}: error: {printable(str(error))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

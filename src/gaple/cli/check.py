@@ -6,14 +6,14 @@ log is read one line at a time, so a log of any length is checked in constant me
 reported as a summary: the count of each rule broken with its first example, and the totals.
 
 Exit status: 0 when every transcript conforms, 1 when one does not, 2 when a file or a line
-cannot be read or is not a transcript (the message gives its line and the JSON path of the
-problem; checking goes on with the next line or file).
+cannot be read or is not a transcript (one line on standard error gives its line or the JSON
+path of the problem; checking goes on with the next line or file). Every file and line is read
+by the bounded reader (:mod:`gaple.conformance.bounded`), whose limits are refused likewise.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
@@ -21,6 +21,8 @@ from typing import IO, Any
 from attrs import define, field
 
 from gaple.cli.common import UnreadableJson, add_format, dump_json, read_json
+from gaple.conformance import bounded
+from gaple.conformance.escape import printable
 from gaple.conformance.transcript import check_transcript
 from gaple.io import FormatError
 
@@ -76,8 +78,12 @@ def _check_file(name: str) -> dict[str, Any]:
 def _problem(record: dict[str, Any]) -> str:
     """What is wrong with a record that does not conform, in one line."""
     if record["status"] == "invalid":
-        where = f" at {record['path']}" if "path" in record else ""
-        return f"invalid{where}: {record['error']}"
+        # Without a path the reader's own words ("not JSON", "more than ...") say it all.
+        return (
+            f"invalid at {record['path']}: {record['error']}"
+            if "path" in record
+            else record["error"]
+        )
     return f"does not conform at {record['message']}"
 
 
@@ -86,8 +92,8 @@ def _text(record: dict[str, Any]) -> str:
     if record["status"] == "conforms":
         ending = record["ending"] or "not ended"
         notes = "".join(f" ({note})" for note in record.get("notes", []))
-        return f"{name}: conforms ({record['actions']} actions, {ending}){notes}"
-    return f"{name}: {_problem(record)}"
+        return printable(f"{name}: conforms ({record['actions']} actions, {ending}){notes}")
+    return printable(f"{name}: {_problem(record)}")
 
 
 @define
@@ -145,6 +151,13 @@ class _Summary:
             ],
         }
 
+    def rejection(self) -> str:
+        """The first invalid line, and how many there are (the summary has the rest)."""
+        group = self.groups["invalid"]
+        where = f"line {group.line}: " if group.line else ""
+        more = f" ({self.invalid} invalid lines)" if self.invalid > 1 else ""
+        return printable(f"{self.file}: {where}{group.message}{more}")
+
     def text(self) -> str:
         rows = [
             f"{self.file}: {self.transcripts} transcripts: {self.conforming} conform, "
@@ -153,24 +166,28 @@ class _Summary:
         for key, group in sorted(self.groups.items(), key=lambda item: -item[1].count):
             where = f"line {group.line}: " if group.line else ""
             rows.append(f"  {key}: {group.count} (first: {where}{group.message})")
-        return "\n".join(rows)
+        return "\n".join(printable(row) for row in rows)
 
 
 def _lines(stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each non-blank line's number and record."""
-    for number, raw in enumerate(stream, start=1):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            yield number, {"status": "invalid", "error": "not UTF-8 text"}
+    """Each non-blank line's number and record; a line is read only up to the bounded
+    reader's size limit, the rest of a longer one is skipped unread."""
+    limit = bounded.LIMITS.max_bytes
+    number = 0
+    while raw := stream.readline(limit + 1):
+        number += 1
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            while (rest := stream.readline(limit)) and not rest.endswith(b"\n"):
+                pass
+            yield number, {"status": "invalid", "error": f"more than {limit} bytes"}
             continue
-        if not text.strip():
+        if not raw.strip():
             continue
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            msg = f"not JSON (column {error.colno}): {error.msg}"
-            yield number, {"status": "invalid", "error": msg}
+            data = bounded.parse(raw.rstrip(b"\r\n"))
+        except bounded.Refused as error:
+            # The line number is the log's; the reader's own is always 1 here.
+            yield number, {"status": "invalid", "error": error.message}
             continue
         yield number, _check(data)
 
@@ -207,10 +224,17 @@ def run(args: argparse.Namespace) -> int:
             summary = _check_log(name)
             statuses.add(summary.status)
             _emit(args.format, records, summary.to_json(), summary.text())
+            if summary.invalid:
+                _reject(summary.rejection())
         else:
             record = _check_file(name)
             statuses.add(record["status"])
-            _emit(args.format, records, record, _text(record))
+            if record["status"] == "invalid":
+                _reject(_text(record))
+                if args.format == "json":
+                    records.append(record)
+            else:
+                _emit(args.format, records, record, _text(record))
     if args.format == "json":
         print(dump_json(records))
     if "invalid" in statuses:
@@ -225,3 +249,8 @@ def _emit(form: str, records: list[dict[str, Any]], record: dict[str, Any], text
         records.append(record)
     else:
         print(text, flush=True)
+
+
+def _reject(line: str) -> None:
+    """A file or line that is not a transcript: one line on standard error."""
+    print(f"gaple check: error: {line}", file=sys.stderr, flush=True)

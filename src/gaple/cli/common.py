@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
+from gaple.conformance import bounded
+from gaple.conformance.escape import printable
 from gaple.io import FormatError, rules_from_json, rules_to_json
 from gaple.presets import UnknownPreset, find_preset
 from gaple.rules import Ruleset
@@ -31,28 +34,23 @@ class UnreadableJson(Exception):
 
 
 def read_json(name: str) -> Any:
-    """The decoded JSON of a file, or of standard input when ``name`` is ``-``.
+    """The decoded JSON of a file, or of standard input when ``name`` is ``-``, read by the
+    bounded reader (:mod:`gaple.conformance.bounded`).
 
     Raises:
-        UnreadableJson: the file cannot be read, is not UTF-8, or is not JSON (with the line
-            and column of the first problem).
+        UnreadableJson: the file cannot be read, is not UTF-8, is not JSON or passes a limit
+            (with the line of the first problem).
     """
     try:
         if name == "-":
-            text = sys.stdin.read()
-        else:
-            with open(name, encoding="utf-8") as stream:
-                text = stream.read()
-        return json.loads(text)
+            return bounded.read(sys.stdin.buffer)
+        with open(name, "rb") as stream:
+            return bounded.read(stream)
     except OSError as error:
         msg = f"cannot read: {error.strerror}"
         raise UnreadableJson(msg) from None
-    except UnicodeDecodeError:
-        msg = "not UTF-8 text"
-        raise UnreadableJson(msg) from None
-    except json.JSONDecodeError as error:
-        msg = f"not JSON (line {error.lineno} column {error.colno}): {error.msg}"
-        raise UnreadableJson(msg) from None
+    except bounded.Refused as error:
+        raise UnreadableJson(str(error)) from None
 
 
 DEFAULT_VARIANT = "pagat-4x7"
@@ -98,22 +96,42 @@ def rules_from_args(args: argparse.Namespace) -> Ruleset:
         if not sep:
             msg = f"--set {text!r}: write OPTION=VALUE, for example blocked_action=pass"
             raise UsageError(msg)
-        options[name.strip()] = _value(raw.strip())
+        options[name.strip()] = _value(text, raw.strip())
     try:
         return rules_from_json(options, path="options")
     except FormatError as error:
         raise UsageError(str(error)) from None
 
 
-def _value(raw: str) -> Any:
+def _value(text: str, raw: str) -> Any:
+    """``raw`` as JSON, else as a bare word or a comma-separated list of words; a value that
+    passes a limit of the bounded reader is refused, not read as a word."""
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
+        return bounded.parse(raw)
+    except bounded.Refused as error:
+        if error.limit:
+            msg = f"--set {printable(text, limit=60)}: {error.message}"
+            raise UsageError(msg) from None
         if "," in raw:
             return [part.strip() for part in raw.split(",") if part.strip()]
         return raw
 
 
 def dump_json(data: Any) -> str:
-    """Pretty JSON with a stable key order."""
-    return json.dumps(data, indent=2, ensure_ascii=False)
+    r"""Pretty JSON with a stable key order, encodable as UTF-8 whatever it holds.
+
+    A lone UTF-16 surrogate read from a document (``"\ud800"`` is valid JSON) is written as
+    its JSON escape: no encoder accepts it raw, and the escape reads back as the same string.
+
+    >>> import json
+    >>> from gaple.cli.common import dump_json
+    >>> text = dump_json({"key\ud800": "é"})
+    >>> "\\ud800" in text, json.loads(text) == {"key\ud800": "é"}
+    (True, True)
+    """
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Only a lone surrogate can match: a str holds a valid pair as one code point."""

@@ -152,15 +152,24 @@ def _preflight(make_engine: Callable[[], Engine]) -> None:
 
 def _cases(args: argparse.Namespace) -> list[dict[str, Any]]:
     if args.cases is not None:
-        from gaple.conformance.vectors import load_cases  # noqa: PLC0415
+        from gaple.conformance.vectors import (  # noqa: PLC0415
+            BadCases,
+            MissingJsonSchema,
+            load_cases,
+        )
 
         if not args.cases.is_dir():
             msg = f"--cases {args.cases}: not a folder"
             raise UsageError(msg)
         try:
             cases = load_cases(args.cases)
-        except (OSError, ValueError) as error:
+        except (OSError, MissingJsonSchema) as error:
             raise UsageError(str(error)) from None
+        except BadCases as error:
+            # Every bad file on its own line, the last one as the run's error; none is run.
+            for problem in error.problems[:-1]:
+                print(f"gaple conformance: error: {printable(problem)}", file=sys.stderr)
+            raise UsageError(error.problems[-1]) from None
     else:
         from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
 

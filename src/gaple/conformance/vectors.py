@@ -9,18 +9,26 @@ gaple's, so a build may overwrite and prune it.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from gaple.conformance import bounded
+from gaple.conformance.escape import printable
 from gaple.conformance.scenarios import all_cases
 from gaple.conformance.schemas import SCHEMAS
+from gaple.deal import InvalidDeal
+from gaple.io import FormatError, deal_from_json, rules_from_json
+from gaple.state import IllegalMove, MoveSyntaxError, apply, new_hand, parse_move
 
 __all__ = [
     "MARKER",
     "VECTORS_DIR",
+    "BadCases",
+    "MissingJsonSchema",
     "UnsafeTarget",
     "build",
     "check",
@@ -164,17 +172,87 @@ def check(out: Path, files: dict[str, str]) -> list[str]:
 
 
 def load_cases(folder: Path) -> list[dict[str, Any]]:
-    """Every case under ``folder`` (searched recursively), in path order.
+    """Every case under ``folder`` (searched recursively, in path order).
+
+    A folder written by ``gaple vectors build --out`` holds schemas beside the cases: only its
+    ``vectors/v1/`` is read. Each file is read by the bounded reader, checked against
+    ``case.schema.json`` (first error only, so a huge wrong file costs no more than a
+    small one) and replayed in the spec, so that a case that cannot run is refused before any
+    is run.
 
     Raises:
-        OSError: a file cannot be read.
-        ValueError: a file is not JSON (the message names it).
+        BadCases: some files are not cases (all of them are named).
+        MissingJsonSchema: the ``jsonschema`` package is not installed.
     """
-    cases = []
+    if (folder / VECTORS_DIR).is_dir():
+        folder = folder / VECTORS_DIR
+    validator = _case_validator()
+    cases: list[dict[str, Any]] = []
+    problems: list[str] = []
     for path in sorted(folder.rglob("*.json")):
         try:
-            cases.append(json.loads(path.read_text(encoding="utf-8")))
-        except json.JSONDecodeError as error:
-            msg = f"{path}: not JSON: {error}"
-            raise ValueError(msg) from None
+            with path.open("rb") as stream:
+                case = bounded.read(stream)
+        except OSError as error:
+            problems.append(f"{path}: cannot read: {error.strerror}")
+            continue
+        except bounded.Refused as error:
+            problems.append(f"{path}: {error}")
+            continue
+        problem = _case_problem(validator, case)
+        if problem is None:
+            cases.append(case)
+        else:
+            problems.append(f"{path}: {problem}")
+    if problems:
+        raise BadCases(problems)
     return cases
+
+
+class BadCases(Exception):
+    """Files that are not cases: ``problems`` has one line for each, its path and first
+    problem."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(problems[0])
+        self.problems = problems
+
+
+class MissingJsonSchema(Exception):
+    """Case files are validated with the ``jsonschema`` package, which is not installed."""
+
+
+def _case_validator() -> Any:
+    try:
+        jsonschema = importlib.import_module("jsonschema")
+    except ImportError:
+        msg = "--cases needs the jsonschema package to validate case files (pip install jsonschema)"
+        raise MissingJsonSchema(msg) from None
+    return jsonschema.Draft202012Validator(SCHEMAS["schema/case.schema.json"])
+
+
+def _case_problem(validator: Any, case: Any) -> str | None:
+    """The first thing that keeps ``case`` from running, or None."""
+    error = next(iter(validator.iter_errors(case)), None)
+    if error is not None:
+        path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path)
+        return f"{printable(path, limit=200)}: {printable(error.message, limit=200)}"
+    try:
+        state = new_hand(
+            rules_from_json(case["rules"], "$.rules"),
+            deal_from_json(case["deal"], "$.deal"),
+            first_hand=case["first_hand"],
+        )
+    except FormatError as error:
+        return str(error)
+    except InvalidDeal as error:
+        return f"$.deal: {error}"
+    for number, step in enumerate(case["steps"]):
+        if "error" in step:
+            continue
+        action = step["action"]
+        try:
+            state = apply(state, parse_move(action["move"]), action["seat"])
+        except (MoveSyntaxError, IllegalMove) as error:
+            return f"$.steps[{number}].action: the spec refuses it: {error}"
+    return None

@@ -1,0 +1,169 @@
+"""The one JSON reader of every document a user hands to gaple: bounded before it is decoded.
+
+Python's ``json.loads`` recurses once per level of nesting (a deep enough array ends in
+``RecursionError``), refuses integers of more than 4,300 digits with a bare
+``ValueError``, accepts ``NaN`` and ``Infinity`` (which are not JSON) and keeps the last of
+two equal keys; and a document of any size is decoded whole before anyone looks at it. So
+:func:`parse` first scans the text once, without recursing, for the limits of :data:`LIMITS`
+(size, nesting depth, length of a number, items in one array or object) and for the words
+``NaN`` and ``Infinity``, then decodes it refusing duplicate keys. Every refusal is a
+:class:`Refused` that says where (the line, or the key) and what limit was passed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import IO, Any
+
+from attrs import frozen
+
+from gaple.conformance.escape import printable
+
+__all__ = ["LIMITS", "Limits", "Refused", "parse", "read"]
+
+
+@frozen
+class Limits:
+    """How large a document may be; each far above what a hand or a case needs."""
+
+    max_bytes: int = 1 << 20
+    """Bytes in one document, or one line of a JSON-lines log (1 MiB; a conformance case of
+    the double-six set is about 20 KB)."""
+    max_depth: int = 32
+    """Arrays and objects open at once (a case nests 6 deep)."""
+    max_number: int = 32
+    """Characters in one number (an unsigned 64-bit seed has 20 digits)."""
+    max_items: int = 10_000
+    """Items in one array or members in one object (a hand has well under 100 actions)."""
+
+
+LIMITS = Limits()
+"""The limits of every reader of the command line and the conformance runner."""
+
+
+class Refused(ValueError):
+    """A document that is not JSON or passes a limit; ``line`` is 1-based, when known."""
+
+    def __init__(self, message: str, line: int | None = None, *, limit: bool = False) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.line = line
+        self.message = message
+        self.limit = limit
+        """Whether a limit was passed (the text may be valid JSON)."""
+
+
+# One token per string (so brackets in strings are skipped), bracket, comma, number or word;
+# everything else (white space, colons, stray characters) is left to json.loads to judge. A
+# string runs to its quote or the end of its line, so an unclosed one is not rescanned from
+# every later quote (which would take quadratic time).
+_TOKEN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|[\[\]{},]|-?[0-9][-+.0-9eE]*|[A-Za-z_]\w*')
+_NOT_NUMBERS = frozenset({"NaN", "Infinity"})
+"""The words json.loads accepts although JSON has no such numbers; other words it refuses."""
+
+
+def read(stream: IO[bytes], limits: Limits = LIMITS) -> Any:
+    """Read at most ``limits.max_bytes`` (plus one, to tell a longer stream) and parse it.
+
+    Raises:
+        Refused: see :func:`parse`.
+        OSError: the stream cannot be read.
+    """
+    return parse(stream.read(limits.max_bytes + 1), limits)
+
+
+def parse(document: bytes | str, limits: Limits = LIMITS) -> Any:
+    """The decoded JSON of ``document`` (UTF-8 bytes, with or without a byte order mark).
+
+    >>> parse(b'{"seat": 2, "move": "pass"}')
+    {'seat': 2, 'move': 'pass'}
+    >>> parse("[" * 40 + "]" * 40)
+    Traceback (most recent call last):
+    ...
+    gaple.conformance.bounded.Refused: line 1: more than 32 arrays or objects nested
+    >>> parse('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    gaple.conformance.bounded.Refused: duplicate key "a" in one object
+
+    Raises:
+        Refused: too many bytes, not UTF-8, nested too deep, a number too long, too many items,
+            ``NaN`` or ``Infinity``, a number too large for a float, a duplicate key, or not
+            JSON at all.
+    """
+    size = len(document.encode("utf-8", "surrogatepass") if isinstance(document, str) else document)
+    if size > limits.max_bytes:
+        msg = f"more than {limits.max_bytes} bytes"
+        raise Refused(msg, limit=True)
+    if isinstance(document, bytes):
+        try:
+            text = document.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = document.count(b"\n", 0, error.start) + 1
+            raise Refused(f"not UTF-8 text (byte {error.start + 1})", line) from None
+    else:
+        text = document
+    text = text.removeprefix("\ufeff")
+    _scan(text, limits)
+    try:
+        return json.loads(text, object_pairs_hook=_unique, parse_float=_finite)
+    except json.JSONDecodeError as error:
+        msg = f"not JSON (column {error.colno}): {error.msg}"
+        raise Refused(msg, error.lineno) from None
+
+
+def _scan(text: str, limits: Limits) -> None:
+    """Refuse, at its line, the first place ``text`` passes a limit or has a bare word that is
+    not JSON. Unbalanced brackets are left to json.loads, which locates them better."""
+    counts: list[int] = []  # per open array or object: the commas seen in it so far
+    for token in _TOKEN.finditer(text):
+        kind = token.group()
+        first = kind[0]
+        if first in "[{":
+            if len(counts) == limits.max_depth:
+                msg = f"more than {limits.max_depth} arrays or objects nested"
+                raise Refused(msg, _line(text, token.start()), limit=True)
+            counts.append(0)
+        elif first in "]}":
+            if counts:
+                counts.pop()
+        elif first == ",":
+            if counts:
+                counts[-1] += 1
+                if counts[-1] == limits.max_items:
+                    msg = f"more than {limits.max_items} items in one array or object"
+                    raise Refused(msg, _line(text, token.start()), limit=True)
+        elif first == '"':
+            continue
+        elif first.isalpha() or first == "_":
+            if kind in _NOT_NUMBERS:
+                column = token.start() - text.rfind("\n", 0, token.start())
+                msg = f"not JSON (column {column}): {kind} is not a JSON number"
+                raise Refused(msg, _line(text, token.start()))
+        elif len(kind) > limits.max_number:
+            msg = f"a number of more than {limits.max_number} characters"
+            raise Refused(msg, _line(text, token.start()), limit=True)
+
+
+def _line(text: str, position: int) -> int:
+    return text.count("\n", 0, position) + 1
+
+
+def _finite(literal: str) -> float:
+    # 1e999 is a short literal, but Python reads it as infinity, which JSON cannot write back.
+    value = float(literal)
+    if math.isinf(value):
+        msg = f"the number {literal} is too large for a 64-bit float"
+        raise Refused(msg, limit=True)
+    return value
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    members: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in members:
+            msg = f'duplicate key "{printable(key, limit=40)}" in one object'
+            raise Refused(msg)
+        members[key] = value
+    return members

@@ -1,0 +1,373 @@
+"""Hostile documents for every reader of the command line (issue 11): none ends in a traceback.
+
+Each reader (``gaple check`` on a JSON file, ``gaple check`` on JSON lines from a file and from
+standard input, ``gaple score``, a case file of ``conformance run --cases``, a ``--set`` value)
+gets documents that start from a valid one and are spoilt: a value of the wrong type at a
+random place, deep nesting, huge numbers, long arrays, lone surrogates, bytes that are not
+UTF-8, truncation, a byte order mark, ``NaN`` and ``Infinity``, duplicate keys, a document over
+the size limit. Each must end with a documented status, nothing raised, one line on standard
+error when the status is 2, and quickly.
+
+The ``ci`` profile (``HYPOTHESIS_PROFILE=ci``) tries 10,000 documents per reader; the default
+profile a small sample. ``main()`` runs in process, with standard output encoded strictly as
+UTF-8 (as a pipe is), so text that cannot be encoded fails the test as it would fail the user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gaple.cli import check, main
+from gaple.conformance import bounded
+from gaple.io import state_to_json
+from gaple.presets import ruleset
+from gaple.rules import OPTION_NAMES
+from gaple.simulate import random_hand
+from test_cli import E001_1_POSITION
+
+JSON = Any
+CI = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
+HOSTILE = settings(
+    max_examples=10_000 if CI else 40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+SECONDS = 5.0
+"""Longest one document may take: the largest is just over the 1 MiB limit."""
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSCRIPT = state_to_json(random_hand(ruleset("domino4d"), seed=3))
+CASE = json.loads(
+    (ROOT / "spec/vectors/v1/open/open-double-blank-holder-leads.json").read_text("utf-8")
+)
+POSITION = {**E001_1_POSITION, "rules": {"hand_size": 6}}
+
+
+# --- the documents ----------------------------------------------------------------------------
+
+_TEXT = st.text(st.characters(exclude_categories=()), max_size=6)
+"""Any text, lone surrogates included (Hypothesis leaves them out unless told)."""
+
+_VALUES: st.SearchStrategy[JSON] = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | _TEXT
+    | st.sampled_from(["0-0", "6-6", "pass", "place 0-1 left", "lead 0-0", "7-7", "x"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
+    max_leaves=8,
+)
+_WRONG: st.SearchStrategy[JSON] = (
+    _VALUES
+    | st.integers(1, 200).map(lambda depth: json.loads("[" * depth + "]" * depth))
+    | st.integers(9_990, 10_010).map(lambda length: [0] * length)
+)
+"""A value to put where another was: any type, deep, or long."""
+
+
+def _spoil_value(data: st.DataObject, doc: JSON) -> JSON:
+    """``doc`` with the value at one random place (maybe the root) replaced."""
+    if isinstance(doc, dict | list) and doc and data.draw(st.integers(0, 3)):
+        keys = list(doc) if isinstance(doc, dict) else list(range(len(doc)))
+        key = data.draw(st.sampled_from(keys))
+        doc[key] = _spoil_value(data, doc[key])
+        return doc
+    return data.draw(_WRONG)
+
+
+def _spoil_text(data: st.DataObject, text: bytes) -> bytes:
+    """``text`` with one spoiling edit of its bytes (or none)."""
+    edit = data.draw(
+        st.sampled_from(
+            [
+                "none",
+                "truncate",
+                "bom",
+                "bytes",
+                "huge-number",
+                "nan",
+                "duplicate-key",
+                "deep",
+                "long",
+                "oversize",
+            ]
+        )
+    )
+    where = data.draw(st.integers(0, len(text)))
+    if edit == "truncate":
+        return text[:where]
+    if edit == "bom":
+        return b"\xef\xbb\xbf" + text
+    if edit == "bytes":
+        return text[:where] + data.draw(st.binary(min_size=1, max_size=4)) + text[where:]
+    digit = next((i for i, byte in enumerate(text) if chr(byte).isdigit()), None)
+    if edit == "huge-number" and digit is not None:
+        digits = data.draw(st.integers(20, 6_000))
+        return text[:digit] + b"9" * digits + text[digit + 1 :]
+    if edit == "nan" and digit is not None:
+        word = data.draw(st.sampled_from([b"NaN", b"Infinity", b"-Infinity"]))
+        return text[:digit] + word + text[digit + 1 :]
+    if edit == "duplicate-key" and text.startswith(b'{"'):
+        key = text[1 : text.index(b'"', 2) + 1]
+        return b"{" + key + b": 0, " + text[1:]
+    if edit == "deep":
+        depth = data.draw(st.integers(30, 100_000))
+        return b"[" * depth + text + b"]" * depth
+    if edit == "long":
+        return b"[" + b"0," * data.draw(st.integers(9_990, 10_010)) + text + b"]"
+    if edit == "oversize":
+        return text + b" " * bounded.LIMITS.max_bytes
+    return text
+
+
+def _hostile(data: st.DataObject, base: JSON) -> bytes:
+    doc = copy.deepcopy(base)
+    for _ in range(data.draw(st.integers(0, 2))):
+        doc = _spoil_value(data, doc)
+    # ensure_ascii=False writes a lone surrogate raw, which no UTF-8 decoder accepts.
+    text = json.dumps(doc, ensure_ascii=data.draw(st.booleans()))
+    return _spoil_text(data, text.encode("utf-8", "surrogatepass"))
+
+
+# --- running the command line -----------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _streams(stdin: bytes = b"") -> Iterator[tuple[io.BytesIO, io.BytesIO]]:
+    """Standard streams as a process has them: output encoded strictly as UTF-8 (a pipe),
+    errors with backslashes for what cannot be encoded (Python's own setting)."""
+    out, err = io.BytesIO(), io.BytesIO()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    sys.stderr = io.TextIOWrapper(
+        err, encoding="utf-8", errors="backslashreplace", write_through=True
+    )
+    try:
+        yield out, err
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+
+
+def _run(argv: list[str], statuses: set[int], stdin: bytes = b"") -> int:
+    """Run ``gaple argv`` and assert the outcome every reader owes its user."""
+    began = time.perf_counter()
+    with _streams(stdin) as (_out, err):
+        status = main(argv)
+        errors = err.getvalue().decode("utf-8")
+    seconds = time.perf_counter() - began
+    assert status in statuses, errors
+    assert "Traceback" not in errors
+    if status == 2:
+        assert len(errors.splitlines()) == 1, errors
+        assert errors.startswith("gaple "), errors
+    assert seconds < SECONDS, f"{seconds:.1f} s for {argv}"
+    return status
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("hostile")
+
+
+# --- the readers ------------------------------------------------------------------------------
+
+
+@HOSTILE
+@given(data=st.data())
+def test_check_of_a_hostile_json_file(folder: Path, data: st.DataObject) -> None:
+    path = folder / "transcript.json"
+    path.write_bytes(_hostile(data, TRANSCRIPT))
+    # 0 conforms, 1 diverges, 2 not a transcript.
+    _run(["check", str(path), "--format", data.draw(st.sampled_from(["text", "json"]))], {0, 1, 2})
+
+
+@st.composite
+def _log(draw: st.DrawFn) -> bytes:
+    data = draw(st.data())
+    lines = [_hostile(data, TRANSCRIPT) for _ in range(draw(st.integers(1, 3)))]
+    return b"\n".join(line.replace(b"\n", b" ") for line in lines)
+
+
+@HOSTILE
+@given(log=_log(), stdin=st.booleans(), form=st.sampled_from(["text", "json"]))
+def test_check_of_a_hostile_json_lines_log(
+    folder: Path, log: bytes, stdin: bool, form: str
+) -> None:
+    path = folder / "log.jsonl"
+    path.write_bytes(log)
+    argv = ["check", "-" if stdin else str(path), "--format", form]
+    _run(argv, {0, 1, 2}, stdin=log if stdin else b"")
+
+
+@HOSTILE
+@given(data=st.data())
+def test_score_of_a_hostile_document(folder: Path, data: st.DataObject) -> None:
+    path = folder / "position.json"
+    path.write_bytes(_hostile(data, data.draw(st.sampled_from([POSITION, TRANSCRIPT]))))
+    # 0 scored, 2 not a finished position or transcript.
+    _run(["score", str(path), "--format", data.draw(st.sampled_from(["text", "json"]))], {0, 2})
+
+
+@HOSTILE
+@given(data=st.data())
+def test_a_hostile_case_file(folder: Path, data: st.DataObject) -> None:
+    cases = folder / "cases"
+    cases.mkdir(exist_ok=True)
+    (cases / "case.json").write_bytes(_hostile(data, CASE))
+    # 0 conforms, 1 a case failed (its expectations were spoilt), 2 not a case, 3 skipped.
+    _run(["conformance", "run", "--reference", "--cases", str(cases)], {0, 1, 2, 3})
+
+
+@HOSTILE
+@given(
+    option=st.sampled_from([*OPTION_NAMES, "nope"]),
+    value=st.data(),
+    command=st.sampled_from(["play", "match"]),
+)
+def test_a_hostile_set_value(option: str, value: st.DataObject, command: str) -> None:
+    text = _hostile(value, value.draw(_VALUES)).decode("utf-8", "surrogateescape")
+    # 0 played (the value happened to be a valid option), 2 refused.
+    _run([command, "--set", f"{option}={text}", "--seed", "1"], {0, 2})
+
+
+# --- each limit, one at a time: the reader refuses it and accepts the case just inside ---------
+
+
+@pytest.mark.parametrize(
+    ("inside", "outside", "words"),
+    [
+        # 32 arrays open at once is the limit; 33 is one too many.
+        ("[" * 32 + "]" * 32, "[" * 33 + "]" * 33, "line 1: more than 32 arrays or objects"),
+        # 32 characters in a number is the limit.
+        ("1" * 32, "1" * 33, "line 1: a number of more than 32 characters"),
+        # 10,000 items (9,999 commas) is the limit; the 10,000th comma starts item 10,001.
+        (
+            "[" + "0," * 9_999 + "0]",
+            "[" + "0," * 10_000 + "0]",
+            "line 1: more than 10000 items in one array or object",
+        ),
+        # A number on line 3 is located there.
+        ("[\n\n1]", "[\n\n" + "1" * 33 + "]", "line 3: a number of"),
+        ('{"a": 1, "b": 1}', '{"a": 1, "a": 1}', 'duplicate key "a"'),
+        ("[1.5]", "[NaN]", "line 1: not JSON (column 2): NaN is not a JSON number"),
+        # The largest double is about 1.8e308.
+        ("[1e308]", "[1e309]", "the number 1e309 is too large for a 64-bit float"),
+        # Brackets in a string do not count.
+        ('["' + "[" * 40 + '"]', "[" * 40 + "]" * 40, "line 1: more than 32 arrays"),
+    ],
+)
+def test_each_limit_is_refused_just_outside_and_not_inside(
+    inside: str, outside: str, words: str
+) -> None:
+    bounded.parse(inside)
+    with pytest.raises(bounded.Refused) as caught:
+        bounded.parse(outside)
+    assert words in str(caught.value)
+
+
+def test_a_document_over_the_size_limit_is_refused_without_reading_it_all() -> None:
+    # One mebibyte (1,048,576 bytes) is the limit; the reader takes one byte more to see it.
+    stream = io.BytesIO(b" " * (1 << 20) + b"0" * 100)
+    with pytest.raises(bounded.Refused, match="more than 1048576 bytes"):
+        bounded.read(stream)
+    assert stream.tell() == (1 << 20) + 1
+    assert bounded.read(io.BytesIO(b" " * ((1 << 20) - 1) + b"0")) == 0
+
+
+def test_a_deep_file_is_one_located_line_on_stderr_for_check_and_score(folder: Path) -> None:
+    # Before the bounded reader: RecursionError for both, and check's rejection on stdout.
+    path = folder / "deep.json"
+    path.write_text("[" * 100_000, "utf-8")
+    for argv in (["check", str(path)], ["score", str(path)]):
+        with _streams() as (out, err):
+            assert main(argv) == 2
+            assert out.getvalue() == b""
+            assert f"{path}: line 1: more than 32 arrays".encode() in err.getvalue()
+
+
+def test_a_lone_surrogate_key_is_escaped_in_json_output(folder: Path) -> None:
+    # Before: UnicodeEncodeError when the record naming the key was printed.
+    path = folder / "surrogate.json"
+    path.write_bytes(b'{"rules": {"\\ud800": 1}, "deal": {"hands": []}, "actions": []}')
+    with _streams() as (out, err):
+        assert main(["check", str(path), "--format", "json"]) == 2
+        (record,) = json.loads(out.getvalue())
+        # The key round-trips through the JSON escape; the message shows it escaped.
+        assert record["path"] == "$.rules.\ud800"
+        assert b"$.rules.\\ud800: unknown option" in err.getvalue()
+
+
+def test_a_json_lines_summary_stays_on_stdout_and_the_first_bad_line_goes_to_stderr(
+    folder: Path,
+) -> None:
+    # Line 1 is not JSON and line 3 is not UTF-8 (0xff never starts a UTF-8 character).
+    path = folder / "bad.jsonl"
+    path.write_bytes(b"[\n\n\xff\n")
+    with _streams() as (out, err):
+        assert main(["check", str(path)]) == 2
+        assert b"2 transcripts: 0 conform, 0 diverge, 2 invalid" in out.getvalue()
+        assert err.getvalue().decode() == (
+            f"gaple check: error: {path}: line 1: not JSON (column 2): Expecting value "
+            "(2 invalid lines)\n"
+        )
+
+
+def test_a_json_lines_line_over_the_limit_is_skipped_and_the_next_is_read(folder: Path) -> None:
+    path = folder / "long.jsonl"
+    path.write_bytes(b"[" + b" " * (1 << 20) + b"]\n" + json.dumps(TRANSCRIPT).encode() + b"\n")
+    with _streams() as (out, _err):
+        assert main(["check", str(path)]) == 2
+        # Line 1 is refused unread, line 2 (the random domino4d hand) replays and conforms.
+        assert b"2 transcripts: 1 conform, 0 diverge, 1 invalid" in out.getvalue()
+        assert b"(first: line 1: more than 1048576 bytes)" in out.getvalue()
+
+
+def test_a_set_value_nested_deeply_is_refused_naming_the_option() -> None:
+    with _streams() as (_out, err):
+        assert main(["play", "--set", "max_pip=" + "[" * 1000]) == 2
+        assert err.getvalue().startswith(b"gaple play: error: --set max_pip=[[[")
+        assert b"more than 32 arrays or objects nested" in err.getvalue()
+
+
+def test_the_harness_catches_a_reader_without_its_scan(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The broken reader: the scan switched off, as json.loads alone was before issue 11. The
+    # deep document then reaches json.loads, which recurses past Python's limit.
+    path = folder / "deep-unscanned.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, "utf-8")
+    monkeypatch.setattr(bounded, "_scan", lambda _text, _limits: None)
+    with pytest.raises(RecursionError):
+        _run(["check", str(path)], {0, 1, 2})
+    monkeypatch.undo()
+    assert _run(["check", str(path)], {2}) == 2
+
+
+def test_the_harness_catches_output_that_cannot_be_encoded(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The broken writer: JSON output without the surrogate escape, as before issue 11.
+    # An unknown option is named by its JSON path, so the record holds the key.
+    path = folder / "surrogate-key.json"
+    path.write_bytes(b'{"rules": {"\\ud800": 1}, "deal": {"hands": []}, "actions": []}')
+    argv = ["check", str(path), "--format", "json"]
+    monkeypatch.setattr(check, "dump_json", lambda data: json.dumps(data, ensure_ascii=False))
+    with pytest.raises(UnicodeEncodeError):
+        _run(argv, {0, 1, 2})
+    monkeypatch.undo()
+    assert _run(argv, {2}) == 2
