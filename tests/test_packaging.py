@@ -108,3 +108,26 @@ def test_the_readme_of_the_package_is_the_package_index_one() -> None:
     assert first is not None
     commands = [line.split()[1:3] for line in first.group(1).splitlines() if line.startswith("$")]
     assert commands == [["make", "run"], ["make", "test"]]
+
+
+@pytest.mark.parametrize(
+    ("missing", "args"),
+    [
+        ("hypothesis", ["conformance", "fuzz", "--reference", "--examples", "1"]),
+        ("jsonschema", ["conformance", "run", "--impl", "true", "--validate"]),
+    ],
+)
+def test_a_missing_extra_is_named_in_one_line(
+    missing: str,
+    args: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A None entry in sys.modules makes the import fail as if the package were not installed;
+    # the fuzzer module is dropped so that it is imported (and fails) afresh.
+    monkeypatch.setitem(sys.modules, missing, None)
+    monkeypatch.delitem(sys.modules, "gaple.conformance.fuzz", raising=False)
+    assert main(args) == 2
+    error = capsys.readouterr().err
+    assert error.endswith("pip install 'gaple[conformance]'\n")
+    assert len(error.splitlines()) == 1
