@@ -27,6 +27,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict
+	MYPYPATH=examples/engine $(BIN)/mypy --strict examples/pytest_project/*.py
 
 pytest: $(STAMP)
 	$(BIN)/pytest -q

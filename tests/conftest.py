@@ -5,8 +5,8 @@ Select a profile with the ``HYPOTHESIS_PROFILE`` environment variable:
 * ``default`` (used when the variable is unset): few examples, for a quick local run;
 * ``ci``: many examples, and the large exhaustive enumerations of small sets run too.
 
-The tests directory is put on ``sys.path`` so that test modules can ``import strategies``
-(the Hypothesis strategies and invariant checks shared by every test of the hand).
+The tests directory is put on ``sys.path`` so that test modules can ``import checks``
+(the invariant checks shared by every test of the hand).
 """
 
 from __future__ import annotations

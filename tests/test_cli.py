@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -241,3 +242,25 @@ def test_play_json_passes_gaple_check(
     path = tmp_path / "hand.json"
     path.write_text(capsys.readouterr().out)
     assert main(["check", str(path)]) == 0
+
+
+# Words of the project's private notes, which users cannot look up: output cites public doc
+# pages and the C-numbers of "Where the sources disagree" only.
+INTERNAL = re.compile(r"research|decisions|product ruling|seed\d{3}", re.IGNORECASE)
+
+
+def test_variants_cite_only_public_pages(capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (["variants"], ["variants", "--format", "json"]):
+        assert main(args) == 0
+        out = capsys.readouterr().out
+        assert INTERNAL.findall(out) == []
+    # The check can fail: the text the variants showed before this rule is caught.
+    assert INTERNAL.findall("block100 (also: seed003) ... (research D2); decisions point 9")
+
+
+def test_a_rules_error_cites_a_public_c_number(capsys: pytest.CaptureFixture[str]) -> None:
+    # Chips are settled per seat; with teams no source says how (C23 of the disagreements page).
+    assert main(["play", "--variant", "chips", "--set", "partnership=true"]) == 2
+    error = capsys.readouterr().err
+    assert "C23" in error
+    assert INTERNAL.findall(error) == []

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from gaple.deal import Deal, InvalidDeal, SplitMix64, shuffle_deal
 from gaple.presets import PRESETS, ruleset
 from gaple.rules import Ruleset
+from gaple.testing.strategies import random_rulesets, rulesets
 from gaple.tiles import Tile, parse_tiles, tile_set
-from strategies import random_rulesets, rulesets
 
 SMALL = Ruleset(max_pip=2, players=2, hand_size=2)
 """Double-2 (0-0 0-1 0-2 1-1 1-2 2-2), 2 seats of 2: two undealt, a starter and one aside."""

@@ -31,11 +31,11 @@ import pytest
 from attrs import frozen
 from hypothesis import settings
 
+from checks import check_move_agreement, check_state, check_step, max_actions
 from gaple.deal import Deal
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.state import State, apply, legal_moves, new_hand
 from gaple.tiles import Tile, tile_set
-from strategies import check_move_agreement, check_state, check_step, max_actions
 
 CI = settings.get_current_profile_name() == "ci"
 

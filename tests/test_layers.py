@@ -4,6 +4,8 @@ conformance kit, the command line), so the rules can be read and reused without 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,9 @@ CORE = (
     *("tiles", "sources", "registry", "rules", "presets"),
     *("deal", "state", "result", "match", "simulate"),
 )
-UPPER = ("gaple.io", "gaple.render", "gaple.conformance", "gaple.cli")
+UPPER = ("gaple.io", "gaple.render", "gaple.conformance", "gaple.cli", "gaple.testing")
+# Test tools are only for those who install the conformance extra, never for the core.
+TEST_TOOLS = ("hypothesis", "pytest")
 PACKAGE = Path(gaple.__file__).parent
 
 
@@ -33,7 +37,7 @@ def imported_modules(path: Path) -> set[str]:
 @pytest.mark.parametrize("module", CORE)
 def test_the_core_never_imports_an_upper_layer(module: str) -> None:
     imported = imported_modules(PACKAGE / f"{module}.py")
-    upward = sorted(name for name in imported if name.startswith(UPPER))
+    upward = sorted(name for name in imported if name.startswith(UPPER + TEST_TOOLS))
     assert upward == [], f"gaple.{module} imports {upward}"
 
 
@@ -42,3 +46,25 @@ def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("from gaple.io import state_to_json\nimport gaple.cli\n")
     assert imported_modules(sample) >= {"gaple.io", "gaple.cli"}
+
+
+def test_the_pytest_plugin_loads_nothing_heavy_until_an_engine_is_named() -> None:
+    # pytest loads the plugin (entry point pytest11) in every project of an environment that
+    # has gaple; importing it must not pull in Hypothesis or the conformance vectors.
+    code = (
+        "import sys, gaple, gaple.testing.plugin\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('hypothesis', 'gaple.conformance'))))"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert shown.strip() == "[]"
+
+
+def test_the_import_check_sees_hypothesis() -> None:
+    # The subprocess check above can fail: a module importing Hypothesis does list it.
+    code = "import sys, hypothesis; print(sorted(m for m in sys.modules if m == 'hypothesis'))"
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert shown.strip() == "['hypothesis']"

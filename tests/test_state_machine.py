@@ -20,10 +20,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from gaple.deal import shuffle_deal
-from gaple.rules import Ruleset
-from gaple.state import IllegalMove, State, apply, is_legal, legal_moves, new_hand
-from strategies import (
+from checks import (
     check_conservation,
     check_end_matching,
     check_ending,
@@ -34,8 +31,11 @@ from strategies import (
     check_step,
     check_turn,
     every_move,
-    rulesets,
 )
+from gaple.deal import shuffle_deal
+from gaple.rules import Ruleset
+from gaple.state import IllegalMove, State, apply, is_legal, legal_moves, new_hand
+from gaple.testing.strategies import rulesets
 
 _SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from checks import every_move
 from gaple.state import (
     Action,
     Discard,
@@ -18,7 +19,6 @@ from gaple.state import (
     parse_move,
 )
 from gaple.tiles import Tile
-from strategies import every_move
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from checks import (
+    check_conservation,
+    check_end_matching,
+    check_error,
+    check_forced_play,
+    check_length_bound,
+    check_move_agreement,
+    check_pass_runs,
+    check_state,
+    check_step,
+    every_move,
+    max_actions,
+)
 from gaple.deal import Deal
 from gaple.presets import ruleset
 from gaple.rules import BlockedAction, LeadRule, Ruleset
@@ -32,22 +45,8 @@ from gaple.state import (
     new_hand,
     replay,
 )
+from gaple.testing.strategies import Playout, games
 from gaple.tiles import Tile, parse_tiles, tile_set
-from strategies import (
-    Playout,
-    check_conservation,
-    check_end_matching,
-    check_error,
-    check_forced_play,
-    check_length_bound,
-    check_move_agreement,
-    check_pass_runs,
-    check_state,
-    check_step,
-    every_move,
-    games,
-    max_actions,
-)
 
 
 def _steps(game: Playout) -> list[tuple[State, Action, State]]:

@@ -19,8 +19,8 @@ from gaple.presets import ruleset
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.simulate import random_hand
 from gaple.state import Ending, Lead, State, apply, legal_moves, new_hand
+from gaple.testing.strategies import deals, playouts
 from gaple.tiles import Tile, tile_set
-from strategies import deals, playouts
 
 FULL = tile_set(6)
 

@@ -3,8 +3,8 @@
 This is the kind of engine a newcomer writes: mutable objects, tiles as ``(low, high)`` tuples,
 one :class:`Game` that deals with turns, legal moves, the end of the hand and the scoring. It
 exists to be checked *against* the ``gaple`` specification by the conformance runner, so it
-never imports ``gaple``; every rule below was written from the product ruling (decisions 1-20)
-and the research notes, and each method names the rule ID it implements.
+never imports ``gaple``; every rule below was written from the rules reference (the docs' rule
+pages and "Where the sources disagree"), and each method names the rule ID it implements.
 
 Where the rules leave room for more than one reading, the reading chosen is written down in a
 comment starting with ``Reading:``; the conformance run shows where the specification reads

@@ -34,7 +34,8 @@ class Citation:
     sources: tuple[str, ...]
     """Source keys."""
     note: str = ""
-    """A short remark, for example which research point settles a disagreement."""
+    """A short remark, for example which point of the docs' disagreements page (C1 to C26) it
+    follows."""
 
 
 @frozen
@@ -100,16 +101,16 @@ PRESETS: dict[str, Preset] = {
             "pagat-5x5",
             (),
             "Five seats, five tiles each, three undealt with one turned up as the starter (PAGAT).",
-            players=(5, ("PAGAT",), "PAGAT-ID's five-with-seven is impossible (research C1)"),
+            players=(5, ("PAGAT",), "PAGAT-ID's five-with-seven is impossible (C1)"),
             hand_size=(5, ("PAGAT",)),
             blocked_action=(BlockedAction.DISCARD, _PAGAT_DEAL),
             settlement=(Settlement.PER_HAND, ("PAGAT",)),
         ),
         _preset(
             "block100",
-            ("seed003",),
+            (),
             "4 x 6 with a starter; the winner scores the differences; first to 100 (BLOCK100).",
-            players=(4, ("BLOCK100",), "its 'four or five' fits four only (research C2)"),
+            players=(4, ("BLOCK100",), "its 'four or five' fits four only (C2)"),
             hand_size=(6, ("BLOCK100",)),
             blocked_action=(BlockedAction.DISCARD, ("BLOCK100",)),
             settlement=(Settlement.DIFFERENCE, ("BLOCK100",), "winner-only reading (C15)"),
@@ -117,7 +118,7 @@ PRESETS: dict[str, Preset] = {
         ),
         _preset(
             "chips",
-            ("seed004",),
+            (),
             "4 x 6 with a starter; the winner collects each difference in chips (CHIPS).",
             players=(4, ("CHIPS",)),
             hand_size=(6, ("CHIPS",)),
@@ -135,7 +136,7 @@ PRESETS: dict[str, Preset] = {
             players=(4, ("DOMINO4D",)),
             hand_size=(7, ("DOMINO4D",)),
             first_lead=(LeadRule.DOUBLE_BLANK, ("DOMINO4D",)),
-            later_lead=(LeadRule.ANY_TILE, ("DOMINO4D",), "left to agreement; decisions point 9"),
+            later_lead=(LeadRule.ANY_TILE, ("DOMINO4D",), "left to agreement (C8)"),
             blocked_action=(BlockedAction.PASS, ("DOMINO4D",)),
             settlement=(Settlement.PER_HAND, ("DOMINO4D",)),
         ),
@@ -144,7 +145,7 @@ PRESETS: dict[str, Preset] = {
             ("sunda-individual",),
             "Sundanese individual play: going out wins, else the lowest count (SUWIKI).",
             players=(4, ("SUWIKI",)),
-            hand_size=(7, ("SUWIKI",), "not stated; 28 / 4 (research D2)"),
+            hand_size=(7, ("SUWIKI",), "not stated; the 28 tiles shared by 4"),
             first_lead=(LeadRule.DOUBLE_BLANK, ("PAGAT",), "SUWIKI is silent (C7); option"),
             later_lead=(LeadRule.ANY_TILE, ("SUWIKI",), "SUWIKI is silent (C8); option"),
             blocked_action=(BlockedAction.PASS, ("SUWIKI",)),
@@ -155,7 +156,7 @@ PRESETS: dict[str, Preset] = {
             ("sunda-partnership",),
             "Sundanese pairs: opponents' pips, the blocked-hand challenge, dead 6-6; to 500.",
             players=(4, ("SUWIKI",)),
-            hand_size=(7, ("SUWIKI",), "not stated; 28 / 4 (research D2)"),
+            hand_size=(7, ("SUWIKI",), "not stated; the 28 tiles shared by 4"),
             partnership=(True, ("SUWIKI",)),
             first_lead=(LeadRule.DOUBLE_BLANK, ("PAGAT",), "SUWIKI is silent (C7); option"),
             later_lead=(LeadRule.ANY_TILE, ("SUWIKI",), "SUWIKI is silent (C8); option"),

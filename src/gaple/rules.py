@@ -388,7 +388,8 @@ def _problems(rules: Ruleset) -> list[str]:
     ):
         problems.append(
             f"settlement = {rules.settlement.value} is defined per seat; no source says how "
-            "teams settle it (research C23), so use per-hand or partnership with teams"
+            "teams settle it (C23 in the docs' disagreements page), so use per-hand or "
+            "partnership with teams"
         )
     if rules.target is not None:
         if rules.target < 1:

@@ -1,8 +1,8 @@
 """The documents the specification is read from, by citation key.
 
 Every rule, option and preset cites these keys; the docs' bibliography describes each source.
-The keys and the readings taken where sources disagree are the product ruling kept beside the
-project (``decisions.md``); the evidence is in ``rules-research.md``.
+The readings taken where the sources disagree are numbered C1 to C26 on the docs' page "Where
+the sources disagree" (``disagreements.html``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, cast
 
-from gaple.cli import check, conformance, match, play, score, variants, vectors
+from gaple.cli import check, conformance, match, play, score, spec, variants, vectors
 from gaple.cli.common import UsageError
 from gaple.conformance.escape import printable
 
@@ -26,6 +26,7 @@ SUBCOMMANDS: tuple[Register, ...] = (
     match.register,
     score.register,
     vectors.register,
+    spec.register,
     check.register,
     conformance.register,
 )
@@ -39,9 +40,27 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+class _Version(argparse.Action):
+    """``--version``: gaple's version and the vector set it checks against. Counting and
+    hashing the cases builds them (a second or so), so it is done only when asked."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
+        from gaple import __version__  # noqa: PLC0415
+        from gaple.conformance.vectors import vector_set  # noqa: PLC0415
+
+        print(f"gaple {__version__} (vectors: {vector_set()})")
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every subcommand registered."""
     parser = _Parser(prog="gaple", description="The executable rules specification of Gaple.")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        help="show gaple's version and its vector set (case format, count, hash), then exit",
+    )
     subparsers = cast(
         "argparse._SubParsersAction[argparse.ArgumentParser]",
         parser.add_subparsers(dest="command", required=True, parser_class=_Parser),

@@ -339,7 +339,7 @@ def _fuzz(args: argparse.Namespace) -> int:
             fuzz,
         )
     except ImportError:
-        msg = "fuzz needs the hypothesis package (pip install hypothesis)"
+        msg = "fuzz needs Hypothesis: pip install 'gaple[conformance]'"
         raise UsageError(msg) from None
     make_engine = _engine_factory(args)
     names, fixed = _fuzz_variants(args)

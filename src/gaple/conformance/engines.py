@@ -67,7 +67,7 @@ class Validator:
         try:
             jsonschema = importlib.import_module("jsonschema")
         except ImportError:
-            msg = "--validate needs the jsonschema package (pip install jsonschema)"
+            msg = "--validate needs jsonschema: pip install 'gaple[conformance]'"
             raise EngineError(msg) from None
         self._validators = {
             name: jsonschema.Draft202012Validator(schema)

@@ -9,7 +9,9 @@ gaple's, so a build may overwrite and prune it.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.resources
 import json
 import os
 from collections.abc import Iterable
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gaple.conformance import bounded
+from gaple.conformance.cases import CASE_FORMAT
 from gaple.conformance.escape import printable
 from gaple.conformance.scenarios import all_cases
 from gaple.conformance.schemas import SCHEMAS
@@ -26,6 +29,7 @@ from gaple.state import IllegalMove, MoveSyntaxError, apply, new_hand, parse_mov
 
 __all__ = [
     "MARKER",
+    "TEXTS",
     "VECTORS_DIR",
     "BadCases",
     "MissingJsonSchema",
@@ -34,6 +38,8 @@ __all__ = [
     "check",
     "dumps",
     "load_cases",
+    "texts",
+    "vector_set",
     "write",
 ]
 
@@ -47,6 +53,9 @@ MARKER_TEXT = (
     "This folder is written by `gaple vectors build`, which overwrites and deletes the *.json\n"
     "files under schema/, protocol/ and vectors/v1/ here. Do not edit them by hand.\n"
 )
+
+TEXTS = ("PROTOCOL.md", "INTERPRETING.md")
+"""The language-neutral texts of the spec folder, written by hand (not built)."""
 
 _WIDTH = 100
 
@@ -78,6 +87,38 @@ def build() -> dict[str, str]:
             raise AssertionError(msg)
         files[path] = dumps(case)
     return files
+
+
+def texts() -> dict[str, str]:
+    """The protocol and the interpretation notes (:data:`TEXTS`) by file name.
+
+    A wheel carries them in ``gaple/spec/`` (see ``pyproject.toml``); an editable install of a
+    source checkout reads them from the checkout's ``spec/`` folder, where they are written.
+
+    Raises:
+        OSError: neither place has them.
+    """
+    shipped = importlib.resources.files("gaple") / "spec"
+    if not shipped.is_dir():
+        checkout = Path(__file__).resolve().parents[3] / "spec"
+        return {name: (checkout / name).read_text(encoding="utf-8") for name in TEXTS}
+    return {name: (shipped / name).read_text(encoding="utf-8") for name in TEXTS}
+
+
+def vector_set(files: dict[str, str] | None = None) -> str:
+    """Which vectors this gaple builds: the case format, the folder, the number of cases and a
+    hash of their files (SHA-256 over each path and text, in path order), e.g. ``case format
+    1, vectors/v1, 188 cases, sha256 0123456789abcdef``. Two gaples that print the same line
+    check engines against the same cases."""
+    built = build() if files is None else files
+    cases = sorted(path for path in built if path.startswith(VECTORS_DIR + "/"))
+    digest = hashlib.sha256()
+    for path in cases:
+        digest.update(f"{path}\n{built[path]}\n".encode())
+    return (
+        f"case format {CASE_FORMAT}, {VECTORS_DIR}, {len(cases)} cases, "
+        f"sha256 {digest.hexdigest()[:16]}"
+    )
 
 
 def write(out: Path, files: dict[str, str]) -> int:

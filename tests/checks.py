@@ -1,13 +1,4 @@
-"""Hypothesis strategies for hands of Gaple, and the invariant checks every test of a hand uses.
-
-Strategies (for this suite and for anyone testing code built on :mod:`gaple`):
-
-* :func:`preset_rulesets`, :func:`random_rulesets`, :func:`rulesets`: rule options, either a
-  named preset or a random valid combination over small sets and the double-six set;
-* :func:`deals`: a deal for given rules, from :func:`gaple.deal.shuffle_deal` or a permutation;
-* :func:`playouts`: a hand played to its end by drawing an index into ``legal_moves`` at each
-  step, so that Hypothesis can shrink a failing hand to a short one;
-* :func:`games`: rules, deal and playout together.
+"""The invariant checks every test of a hand uses (the strategies live in :mod:`gaple.testing`).
 
 Checks: each ``check_*`` function raises ``AssertionError`` naming what broke. The state checks
 (:func:`check_state`) hold at every state of every hand; :func:`check_step` holds for every
@@ -22,19 +13,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from attrs import frozen
-from hypothesis import strategies as st
-
-from gaple.deal import Deal, shuffle_deal
-from gaple.presets import PRESETS
 from gaple.registry import RULES
-from gaple.rules import (
-    BlockedAction,
-    InvalidRuleset,
-    LeadRule,
-    Ruleset,
-    Settlement,
-)
+from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.state import (
     ERROR_CODES,
     Action,
@@ -47,16 +27,13 @@ from gaple.state import (
     Pass,
     Place,
     State,
-    apply,
     is_legal,
     legal_moves,
-    new_hand,
     verify,
 )
 from gaple.tiles import Tile, tile_set
 
 __all__ = [
-    "Playout",
     "check_conservation",
     "check_end_matching",
     "check_ending",
@@ -69,133 +46,10 @@ __all__ = [
     "check_state",
     "check_step",
     "check_turn",
-    "deals",
     "every_move",
     "expected_error",
-    "games",
     "max_actions",
-    "playouts",
-    "preset_rulesets",
-    "random_rulesets",
-    "rulesets",
 ]
-
-SMALL_SETS = (2, 3, 4)
-"""The small double-N sets random rulesets use besides double-six."""
-
-_SEED = st.integers(min_value=0, max_value=2**64 - 1)
-
-# ---------------------------------------------------------------------------------------------
-# Strategies
-# ---------------------------------------------------------------------------------------------
-
-
-def preset_rulesets() -> st.SearchStrategy[Ruleset]:
-    """The ruleset of every preset."""
-    return st.sampled_from([preset.rules for preset in PRESETS.values()])
-
-
-@st.composite
-def random_rulesets(draw: st.DrawFn, max_pips: tuple[int, ...] = (*SMALL_SETS, 6)) -> Ruleset:
-    """A random valid combination of options, on a small set or the double-six set.
-
-    Covers every seat count and hand size that fits the set (so deals with and without
-    undealt tiles), pass and discard, every lead rule for first and later hands, house bans on
-    leading some tiles, and partnership seating with four seats.
-    """
-    max_pip = draw(st.sampled_from(max_pips))
-    full = tile_set(max_pip)
-    players = draw(st.integers(min_value=2, max_value=min(6, full.size)))
-    hand_size = draw(st.integers(min_value=1, max_value=full.size // players))
-    partnership = players == 4 and draw(st.booleans())
-    first_lead = draw(st.sampled_from(LeadRule))
-    later_lead = draw(st.sampled_from(LeadRule))
-    forbidden = draw(st.frozensets(st.sampled_from(full.tiles), max_size=2))
-    if players * hand_size == full.size and LeadRule.DOUBLE_BLANK in (first_lead, later_lead):
-        # With every tile dealt and only 0-0 allowed to open, banning 0-0 leaves no lead at
-        # all; Ruleset refuses that (tested in test_rules), so it is not drawn here.
-        forbidden -= {Tile(0, 0)}
-    if partnership:
-        settlement = draw(st.sampled_from([Settlement.PER_HAND, Settlement.PARTNERSHIP]))
-    else:
-        settlement = draw(
-            st.sampled_from([Settlement.PER_HAND, Settlement.CHIPS, Settlement.DIFFERENCE])
-        )
-    try:
-        return Ruleset(
-            max_pip=max_pip,
-            players=players,
-            hand_size=hand_size,
-            partnership=partnership,
-            first_lead=first_lead,
-            later_lead=later_lead,
-            forbidden_leads=forbidden,
-            blocked_action=draw(st.sampled_from(BlockedAction)),
-            double_blank_25=draw(st.booleans()),
-            settlement=settlement,
-        )
-    except InvalidRuleset as error:  # pragma: no cover - a strategy bug, not a rules bug
-        msg = f"random_rulesets drew an invalid combination: {error}"
-        raise AssertionError(msg) from error
-
-
-def rulesets() -> st.SearchStrategy[Ruleset]:
-    """A preset or a random valid option combination."""
-    return st.one_of(preset_rulesets(), random_rulesets())
-
-
-@st.composite
-def deals(draw: st.DrawFn, rules: Ruleset) -> Deal:
-    """A deal for ``rules``: from a drawn shuffle seed, or from a drawn order of the set.
-
-    The designated first seat is drawn too, so every seat gets to open or act first.
-    """
-    first_seat = draw(st.integers(min_value=0, max_value=rules.players - 1))
-    if draw(st.booleans()):
-        return shuffle_deal(rules, draw(_SEED), first_seat=first_seat)
-    order = draw(st.permutations(tile_set(rules.max_pip).tiles))
-    size = rules.hand_size
-    dealt = rules.players * size
-    return Deal(
-        hands=[order[seat * size : (seat + 1) * size] for seat in range(rules.players)],
-        starter=order[dealt] if rules.has_starter else None,
-        set_aside=order[dealt + 1 :],
-        first_seat=first_seat,
-    )
-
-
-@st.composite
-def playouts(
-    draw: st.DrawFn, rules: Ruleset, deal: Deal, *, first_hand: bool = True
-) -> tuple[State, ...]:
-    """Every state of one hand from the deal to its end, each move drawn from ``legal_moves``."""
-    state = new_hand(rules, deal, first_hand=first_hand)
-    states = [state]
-    while moves := legal_moves(state):
-        state = apply(state, moves[draw(st.integers(min_value=0, max_value=len(moves) - 1))])
-        states.append(state)
-    return tuple(states)
-
-
-@frozen
-class Playout:
-    """A hand played to its end: its rules, deal, which lead rule applied, and every state."""
-
-    rules: Ruleset
-    deal: Deal
-    first_hand: bool
-    states: tuple[State, ...]
-
-
-@st.composite
-def games(draw: st.DrawFn, rules: st.SearchStrategy[Ruleset] | None = None) -> Playout:
-    """Rules, a deal, a first or later hand, and a random playout of it."""
-    chosen = draw(rulesets() if rules is None else rules)
-    deal = draw(deals(chosen))
-    first_hand = draw(st.booleans())
-    states = draw(playouts(chosen, deal, first_hand=first_hand))
-    return Playout(chosen, deal, first_hand, states)
-
 
 # ---------------------------------------------------------------------------------------------
 # The moves a set allows, and an independent reading of which are legal
