@@ -12,7 +12,8 @@ import argparse
 from pathlib import Path
 
 from gaple.cli.common import UsageError
-from gaple.conformance.vectors import UnsafeTarget, build, texts, vector_set, write
+from gaple.cli.vectors import write_spec
+from gaple.conformance.vectors import build, texts, vector_set
 
 __all__ = ["register"]
 
@@ -33,12 +34,6 @@ def _spec(args: argparse.Namespace) -> int:
     except OSError as error:
         msg = f"this installation of gaple lacks its spec texts: {error}"
         raise UsageError(msg) from None
-    try:
-        write(args.out, files | written)
-    except UnsafeTarget as error:
-        raise UsageError(str(error)) from None
-    except OSError as error:
-        msg = f"cannot write under {args.out}: {error}"
-        raise UsageError(msg) from None
+    write_spec(args.out, files | written)
     print(f"wrote the spec under {args.out}: {', '.join(written)}, {vector_set(files)}")
     return 0

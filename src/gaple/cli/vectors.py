@@ -15,7 +15,7 @@ from pathlib import Path
 from gaple.cli.common import UsageError
 from gaple.conformance.vectors import VECTORS_DIR, UnsafeTarget, build, check, write
 
-__all__ = ["register"]
+__all__ = ["register", "write_spec"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,15 +40,24 @@ def _summary(files: dict[str, str]) -> str:
     return f"{cases} cases ({parts}) and {len(files) - cases} schemas"
 
 
-def _build(args: argparse.Namespace) -> int:
-    files = build()
+def write_spec(out: Path, files: dict[str, str]) -> None:
+    """Write ``files`` under ``out`` by the folder rules of ``vectors build``.
+
+    Raises:
+        UsageError: the folder is not gaple's to write, or cannot be written.
+    """
     try:
-        write(args.out, files)
+        write(out, files)
     except UnsafeTarget as error:
         raise UsageError(str(error)) from None
     except OSError as error:
-        msg = f"cannot write under {args.out}: {error}"
+        msg = f"cannot write under {out}: {error}"
         raise UsageError(msg) from None
+
+
+def _build(args: argparse.Namespace) -> int:
+    files = build()
+    write_spec(args.out, files)
     print(f"wrote {_summary(files)} under {args.out}")
     return 0
 
