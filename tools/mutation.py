@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -406,7 +407,10 @@ class Verdict:
     seconds: float
 
 
+@functools.cache
 def _cases() -> list[dict[str, object]]:
+    # Reading checks every case (schema, replay in the spec): once per worker process, not
+    # once per mutant.
     return load_cases(VECTORS)
 
 

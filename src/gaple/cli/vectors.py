@@ -44,7 +44,8 @@ def write_spec(out: Path, files: dict[str, str]) -> None:
     """Write ``files`` under ``out`` by the folder rules of ``vectors build``.
 
     Raises:
-        UsageError: the folder is not gaple's to write, or cannot be written.
+        gaple.cli.common.UsageError: the folder is not gaple's to write, or cannot be
+            written.
     """
     try:
         write(out, files)
