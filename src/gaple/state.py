@@ -402,8 +402,9 @@ def _lead_mask(rules: Ruleset, *, first_hand: bool) -> int:
 
 
 def _anyone_can_place(full: TileSet, hands: tuple[int, ...], left: int, right: int) -> bool:
-    playable = full.suit[left] | full.suit[right]
-    return any(hand & playable for hand in hands)
+    """Whether a tile in some hand shows ``left`` or ``right`` (else the hand is blocked)."""
+    # The hands are disjoint, so their sum is their union.
+    return bool(sum(hands) & (full.suit[left] | full.suit[right]))
 
 
 def to_act(state: State) -> int | None:
@@ -589,19 +590,16 @@ def _advance(state: State, move: Move) -> State:
             held[acting] |= bit
             discards = tuple(held)
         else:
-            # The new end is tile.other(end), inlined: the move is known to match.
             if isinstance(move, Lead):
                 line = ((tile.low, tile.high),)
             elif move.end is _LEFT:
                 end = line[0][0]
-                line = ((tile.high if end == tile.low else tile.low, end), *line)
+                line = ((tile.other(end), end), *line)
             else:
                 end = line[-1][1]
-                line = (*line, (end, tile.high if end == tile.low else tile.low))
+                line = (*line, (end, tile.other(end)))
             line_mask |= bit
-            suit = tables.tiles.suit
-            # The hands are disjoint, so their sum is their union.
-            if not sum(hands) & (suit[line[0][0]] | suit[line[-1][1]]):
+            if not _anyone_can_place(tables.tiles, hands, line[0][0], line[-1][1]):
                 ending = Ending.BLOCKED
         if not hands[acting]:
             ending = Ending.OUT
