@@ -1,62 +1,323 @@
-"""``gaple play``: deal from a seed, play one hand with random legal moves, narrate it."""
+"""``gaple play``: deal from a seed, play one hand with random legal moves, narrate it.
+
+The narration is written for someone who has never played: it says what Gaple is, explains
+each word of the game the first time it comes up (with the docs page to read), and ends with
+how the hand was scored and why. Every line fits the terminal (``COLUMNS`` is honoured); a
+line of tiles too long for it keeps its two ends and says how many tiles it hides.
+``--terse`` leaves out the explanations.
+"""
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import textwrap
+from collections.abc import Sequence
 
 from gaple.cli.common import add_format, add_variant, dump_json, rules_from_args
 from gaple.deal import SplitMix64, shuffle_deal
 from gaple.io import result_to_json, state_to_json
-from gaple.result import format_result, hand_result
-from gaple.state import Ending, State, apply, legal_moves, new_hand
+from gaple.presets import find_preset
+from gaple.registry import RULES
+from gaple.result import HandResult, hand_result
+from gaple.rules import LeadRule, Settlement
+from gaple.state import Discard, Ending, Pass, State, apply, legal_moves, new_hand
 
-__all__ = ["line_text", "narrate", "register"]
+__all__ = [
+    "MIN_WIDTH",
+    "TERMS",
+    "header",
+    "line_text",
+    "narrate",
+    "register",
+    "rule_page",
+    "terminal_width",
+]
+
+MIN_WIDTH = 56
+"""The narrowest narration: the move table's columns take 31 characters and an elided line
+needs its two end tiles and the count of hidden tiles. Narrower terminals get this width."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand."""
     parser = subparsers.add_parser(
-        "play", help="play one hand with seeded random legal moves and print it"
+        "play",
+        help="play one hand with seeded random legal moves and narrate it for a newcomer",
     )
     add_variant(parser)
     parser.add_argument("--seed", type=int, default=1, help="seed of the deal and the moves")
+    parser.add_argument(
+        "--terse",
+        action="store_true",
+        help="leave out the introduction and the explanations of the game's words",
+    )
     add_format(parser)
     parser.set_defaults(run=run)
 
 
-def line_text(state: State) -> str:
-    """The line as tiles laid end to end, e.g. ``[0|0][0|3][3|5]``."""
-    return "".join(f"[{left}|{right}]" for left, right in state.line) or "(empty)"
+def terminal_width() -> int:
+    """The width to narrate in: the terminal's (or ``COLUMNS``), at least :data:`MIN_WIDTH`."""
+    return max(shutil.get_terminal_size().columns, MIN_WIDTH)
 
 
-def narrate(states: list[State]) -> str:
-    """A readable account of a hand: the deal, then one row per action with the line after it."""
+def rule_page(rule_id: str) -> str:
+    """The docs page of a rule, from its section: ``block.discard`` -> ``rules/turn``."""
+    return "rules/" + RULES[rule_id].section.lower().replace(" ", "-")
+
+
+TERMS: dict[str, tuple[str, str]] = {
+    "opener": ("the seat that puts down the first tile of the hand", "open.lead"),
+    "line": (
+        "the single row of tiles on the table, laid end to end so that touching halves show "
+        "the same number",
+        "play.match-end",
+    ),
+    "end": (
+        "one of the two open halves at the ends of the line; a tile can only be placed on an "
+        "end that shows one of its numbers, and its other half becomes the new end",
+        "play.match-end",
+    ),
+    "pass": (
+        "what a seat does when no tile of its hand fits either end: nothing, and the turn goes on",
+        "block.pass",
+    ),
+    "discard": (
+        "what a seat does when no tile of its hand fits either end: it lays one tile face down, "
+        "out of play, and that tile still counts against it",
+        "block.discard",
+    ),
+    "out": ("a seat goes out when it has no tiles left; the hand ends at once", "end.out"),
+    "blocked": (
+        "the hand is blocked when no seat can place a tile on either end; it ends at once",
+        "end.blocked",
+    ),
+    "elided": (
+        "the middle of a line too long for the screen is left out; its two ends stay in view",
+        "play.match-end",
+    ),
+    "count": (
+        "a seat's count is the total of the pips (spots) on the tiles it still holds and on the "
+        "tiles it discarded",
+        "score.count",
+    ),
+}
+"""Each word of the game the narration explains, with its meaning in one plain sentence and
+the rule whose docs page says more."""
+
+
+class _Narration:
+    """The lines of the narration, each wrapped to the width, and the words already explained."""
+
+    def __init__(self, width: int, *, explain: bool) -> None:
+        self.width = width
+        self.explain = explain
+        self.lines: list[str] = []
+        self.explained: set[str] = set()
+
+    def say(self, text: str, indent: str = "", hang: str = "  ") -> None:
+        """Add ``text``, wrapped; tiles like ``1-6`` never split at their hyphen."""
+        self.lines.extend(
+            textwrap.wrap(
+                text,
+                self.width,
+                initial_indent=indent,
+                subsequent_indent=indent + hang,
+                break_on_hyphens=False,
+            )
+        )
+
+    def term(self, *words: str) -> None:
+        """Explain each of ``words`` not explained before."""
+        for word in words:
+            if not self.explain or word in self.explained:
+                continue
+            self.explained.add(word)
+            meaning, rule_id = TERMS[word]
+            self.say(f"* {word}: {meaning} (docs page {rule_page(rule_id)}).", "  ")
+
+
+def line_text(line: Sequence[tuple[int, int]], width: int | None = None) -> str:
+    """The line (as :attr:`State.line <gaple.state.State.line>`) as tiles laid end to end,
+    e.g. ``[0|0][0|3][3|5]``.
+
+    Longer than ``width``, it keeps as many tiles at each end as fit around a count of the
+    hidden ones: ``[3|0][0|4]..19 more..[6|6][6|5]``.
+    """
+    tiles = [f"[{left}|{right}]" for left, right in line]
+    full = "".join(tiles)
+    if not tiles:
+        return "(empty)"
+    if width is None or len(full) <= width:
+        return full
+    for shown in range(len(tiles) - 1, 1, -1):
+        head, tail = (shown + 1) // 2, shown // 2
+        text = (
+            "".join(tiles[:head])
+            + f"..{len(tiles) - shown} more.."
+            + "".join(tiles[len(tiles) - tail :])
+        )
+        if len(text) <= width:
+            return text
+    return tiles[0] + f"..{len(tiles) - 2} more.." + tiles[-1]
+
+
+def header(args: argparse.Namespace, *, explain: bool, width: int) -> list[str]:
+    """What Gaple is (unless terse), the variant played and the seed."""
+    preset = find_preset(args.variant)
+    lines: list[str] = []
+    paragraphs = []
+    if explain:
+        paragraphs.append(
+            "Gaple is the Indonesian block game played with a double-six set of dominoes. Each "
+            "seat in turn adds a tile to a single line on the table; the hand ends when a seat "
+            "runs out of tiles or nobody can play, and then the tiles left decide the winner. "
+            "To learn it, read the docs page 'Gaple in five minutes' (five-minutes)."
+        )
+    paragraphs.append(f"Variant {preset.name}: {preset.title}")
+    if args.overrides:
+        paragraphs.append("Changed from the variant: " + ", ".join(args.overrides) + ".")
+    paragraphs.append(f"Seed {args.seed}: the deal and every move below come from it.")
+    for text in paragraphs:
+        lines.extend(textwrap.wrap(text, width, break_on_hyphens=False))
+    return lines
+
+
+def _opening(first: State) -> str:
+    """Who opens and why, from the opening rule in force."""
+    seat = first.opener
+    if first.deal.starter is not None:
+        return (
+            f"The starter {first.deal.starter} begins the line; seat {seat} opens, playing first."
+        )
+    rules = first.rules
+    lead = rules.first_lead if first.first_hand else rules.later_lead
+    if lead is LeadRule.DOUBLE_BLANK:
+        return f"Seat {seat} opens: it holds 0-0, which must start the line."
+    if lead is LeadRule.DOUBLE:
+        return f"Seat {seat} opens: it must lead a double."
+    return f"Seat {seat} opens: it may lead any tile."
+
+
+_MOVE_TERMS = {Pass: ("pass",), Discard: ("discard",)}
+
+
+def narrate(states: list[State], *, width: int = 80, explain: bool = True) -> str:
+    """A readable account of a hand: the deal, one row per action with the line after it, how
+    the hand ended and how it was scored. No line is longer than ``width``."""
     first, last = states[0], states[-1]
     rules = first.rules
-    rows = [f"Deal ({rules.players} seats x {rules.hand_size} tiles):"]
-    rows.extend(
-        f"  seat {seat}: {' '.join(map(str, first.hand(seat)))}" for seat in range(rules.players)
-    )
+    out = _Narration(width, explain=explain)
+    out.say(f"The deal ({rules.players} seats x {rules.hand_size} tiles):")
+    for seat in range(rules.players):
+        out.say(f"seat {seat}: {' '.join(map(str, first.hand(seat)))}", "  ", "    ")
     if first.deal.starter is not None:
         aside = " ".join(map(str, first.deal.set_aside)) or "none"
-        rows.append(f"  starter turned up: {first.deal.starter}; set aside: {aside}")
-    rows.append(f"Seat {first.opener} opens.")
-    rows.append(f"{'#':>3}  {'seat':<5} {'move':<20} {'ends':<7} line after the move")
+        out.say(f"starter turned up: {first.deal.starter}; set aside: {aside}", "  ", "    ")
+    out.say(_opening(first))
+    out.term("opener")
+    out.lines.append(f"{'#':>3}  {'seat':<4} {'move':<15} {'ends':<4} line after the move")
+    room = width - 31
     for number, after in enumerate(states[1:], start=1):
         action = after.history[-1]
         ends = "{}-{}".format(*after.ends) if after.ends else "-"
-        move = str(action.move)
-        rows.append(f"{number:>3}  {action.seat:<5} {move:<20} {ends:<7} {line_text(after)}")
-    if last.ending is Ending.OUT:
-        rows.append(f"Seat {last.out_seat} has no tiles left: the hand is over [end.out].")
-    elif last.ending is Ending.BLOCKED:
-        rows.append(f"No seat can place on {last.ends}: the hand is blocked [end.blocked].")
-    rows.append("Left in hand (discards in parentheses):")
-    for seat in range(rules.players):
-        hand = " ".join(map(str, last.hand(seat))) or "-"
-        discards = " ".join(map(str, last.discards(seat)))
-        rows.append(f"  seat {seat}: {hand}" + (f" ({discards})" if discards else ""))
-    return "\n".join(rows)
+        row = f"{number:>3}  {action.seat:<4} {action.move!s:<15} {ends:<4} "
+        out.lines.append(row + line_text(after.line, room))
+        out.term("line", "end")
+        if " more.." in out.lines[-1]:
+            out.term("elided")
+        out.term(*_MOVE_TERMS.get(type(action.move), ()))
+    result = hand_result(last)
+    _explain_result(result, out)
+    return "\n".join(out.lines)
+
+
+_SETTLEMENT_WHY = {
+    Settlement.PER_HAND: (
+        "this variant settles per hand: a hand only names its winner",
+        "settle.per-hand",
+    ),
+    Settlement.CHIPS: (
+        "under chips settlement every other seat pays the winner the difference between its "
+        "count and the winner's",
+        "settle.chips",
+    ),
+    Settlement.DIFFERENCE: (
+        "under difference scoring the winner scores the differences between each other seat's "
+        "count and its own, and nobody else scores",
+        "settle.difference",
+    ),
+    Settlement.CUMULATIVE: (
+        "under cumulative scoring every seat adds its own count to its total, and the lowest "
+        "total after the agreed number of hands wins",
+        "settle.cumulative",
+    ),
+}
+"""Why the points of an individual settlement are what they are, and the rule that says so."""
+
+
+def _explain_result(result: HandResult, out: _Narration) -> None:
+    """How the hand ended and how it was scored, in plain words, from the result's notes."""
+    ending, *notes = result.notes
+    out.say(f"The hand is over: {ending.text} [{ending.rule_id}].")
+    out.term("out" if result.ending is Ending.OUT else "blocked")
+    out.say("How the hand is scored:")
+    out.term("count")
+    partnership = result.rules.settlement is Settlement.PARTNERSHIP
+    for note in notes:
+        if note.rule_id == "score.rank" and partnership:
+            continue  # the pairs' scoring, not the ranking, decides this hand
+        if note.rule_id == "score.rank":
+            out.say(
+                "The lowest count ranks first; between equal counts, the seat whose lowest tile "
+                f"has fewer pips, then the lower end [score.rank]. {_capital(note.text)}.",
+                "  ",
+            )
+        elif note.rule_id != "settle.per-hand":
+            out.say(f"{_capital(note.text)} [{note.rule_id}].", "  ")
+    out.say(_winner(result), "  ")
+    out.say(_points(result), "  ")
+
+
+def _winner(result: HandResult) -> str:
+    if result.replay:
+        return "Nobody wins: the challenge is tied, so the hand is dealt again."
+    if result.winning_team is not None:
+        return f"Winner: seat {result.winner}, so pair {result.winning_team}."
+    return f"Winner: seat {result.winner}, first in the ranking."
+
+
+def _points(result: HandResult) -> str:
+    """The points, and why they are what they are."""
+    rules = result.rules
+    side = "pair" if rules.partnership else "seat"
+    if any(result.points):
+        verdict = ", ".join(f"{side} {i} {p:+d}" for i, p in enumerate(result.points))
+    else:
+        verdict = "everyone scores +0"
+    if rules.settlement is not Settlement.PARTNERSHIP:
+        why, rule_id = _SETTLEMENT_WHY[rules.settlement]
+        return f"Points: {verdict}, because {why} [{rule_id}]."
+    if result.ending is Ending.OUT:
+        why = "the pair of the seat that went out scores, as counted above [partner.out]"
+    else:
+        why = (
+            "a blocked hand goes to the pair that wins the challenge, as above [partner.challenge]"
+        )
+    return f"Points: {verdict}, because in partnership play {why}."
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _states(dealt: State, seed: int) -> list[State]:
+    """Every state of the hand, from the deal to the end, with the seeded random moves."""
+    rng = SplitMix64(seed + 1)
+    states = [dealt]
+    while moves := legal_moves(states[-1]):
+        states.append(apply(states[-1], moves[rng.below(len(moves))]))
+    return states
 
 
 _RESULT_KEYS = ("counts", "winner", "winning_team", "points", "replay")
@@ -67,20 +328,16 @@ _RESULT_KEYS = ("counts", "winner", "winning_team", "points", "replay")
 def run(args: argparse.Namespace) -> int:
     """Play and print one hand."""
     rules = rules_from_args(args)
-    state = new_hand(rules, shuffle_deal(rules, args.seed))
-    rng = SplitMix64(args.seed + 1)
-    states = [state]
-    while moves := legal_moves(state):
-        state = apply(state, moves[rng.below(len(moves))])
-        states.append(state)
-    result = hand_result(state)
+    states = _states(new_hand(rules, shuffle_deal(rules, args.seed)), args.seed)
     if args.format == "json":
+        state = states[-1]
         transcript = state_to_json(state)
-        summary = result_to_json(result)
+        summary = result_to_json(hand_result(state))
         transcript["result"] = {key: summary[key] for key in _RESULT_KEYS}
         print(dump_json(transcript))
-    else:
-        print(narrate(states))
-        print("Result:")
-        print("\n".join("  " + line for line in format_result(result).splitlines()))
+        return 0
+    width = terminal_width()
+    explain = not args.terse
+    print("\n".join(header(args, explain=explain, width=width)))
+    print(narrate(states, width=width, explain=explain))
     return 0

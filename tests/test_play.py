@@ -1,0 +1,185 @@
+"""`gaple play` narrates a hand for a newcomer: each word of the game explained once, every line
+within the terminal's width, and the points with the reason for them."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from gaple.cli import main
+from gaple.cli.play import MIN_WIDTH, TERMS, line_text, rule_page
+from gaple.presets import PRESETS
+from gaple.registry import RULES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "_ext"))
+docs_rule_page = importlib.import_module("gaple_docs").rule_page
+
+EXPLANATION = re.compile(r"^  \* (\w+): ", re.MULTILINE)
+"""How the narration explains a word: an indented ``* word:`` line."""
+
+
+@pytest.fixture(autouse=True)
+def _width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """80 columns unless a test says otherwise, whatever terminal runs the tests."""
+    monkeypatch.setenv("COLUMNS", "80")
+
+
+def play(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["play", *args]) == 0
+    return capsys.readouterr().out
+
+
+def explained(text: str) -> list[str]:
+    return EXPLANATION.findall(text)
+
+
+def test_each_word_is_explained_once_where_it_first_comes_up(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    out = play(capsys, "--variant", "pagat-4x7", "--seed", "1")
+    # The hand of `make run`: seat 2 leads 0-0 (opener; the line and its ends appear with the
+    # first tile), seat 3 discards 1-3 on move 2, seat 2 goes out on move 25. The table takes
+    # 31 of the 100 columns, so a line of 14 tiles (70 characters) is elided: move 15 lays the
+    # 14th tile (move 2 was a discard). Nobody passes (this variant discards) and the hand is
+    # not blocked.
+    words = explained(out)
+    assert sorted(words) == sorted(["opener", "line", "end", "discard", "elided", "out", "count"])
+    assert out.index("* opener:") < out.index("lead 0-0") < out.index("* line:")
+    assert out.index("discard 1-3") < out.index("* discard:") < out.index("place 0-5 right")
+
+
+def _row(lines: list[str], start: str) -> str:
+    return next(line for line in lines if line.lstrip().startswith(start.lstrip()))
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_no_word_is_explained_twice_in_any_variant(
+    variant: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for seed in (2, 4, 5, 7):
+        out = play(capsys, "--variant", variant, "--seed", str(seed))
+        words = explained(out)
+        assert len(words) == len(set(words)), words
+        assert set(words) <= set(TERMS)
+        # A word that comes up is explained: a pass row means "pass" is.
+        assert (re.search(r"^ *\d+ +\d+ +pass ", out, re.MULTILINE) is not None) == (
+            "pass" in words
+        )
+        assert ("[end.blocked]" in out) == ("blocked" in words)
+    # The checks can fail: a narration explaining a word twice is caught.
+    twice = "  * line: the row of tiles\n  #  seat move\n  * line: the row of tiles\n"
+    assert len(explained(twice)) != len(set(explained(twice)))
+
+
+def test_a_blocked_pass_hand_explains_pass_and_blocked(capsys: pytest.CaptureFixture[str]) -> None:
+    # domino4d seed 5 blocks with the ends 3 and 3 and seats passing before it does.
+    out = play(capsys, "--variant", "domino4d", "--seed", "5")
+    assert explained(out).count("pass") == 1
+    assert explained(out).count("blocked") == 1
+    assert "out" not in explained(out)
+
+
+def test_terse_explains_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    out = play(capsys, "--variant", "pagat-4x7", "--seed", "1", "--terse")
+    assert explained(out) == []
+    assert "Gaple is" not in out
+    assert "Points: everyone scores +0" in out
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_no_line_is_wider_than_the_terminal(
+    variant: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    for seed in (1, 3, 6):
+        out = play(capsys, "--variant", variant, "--seed", str(seed))
+        assert max(map(len, out.splitlines())) <= 60
+
+
+def test_the_181_wide_line_of_make_run_keeps_its_ends(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before wrapping, the last row of this hand was 181 characters wide.
+    monkeypatch.setenv("COLUMNS", "200")
+    wide = play(capsys, "--variant", "pagat-4x7", "--seed", "1")
+    assert 170 < max(map(len, wide.splitlines())) <= 200
+    monkeypatch.setenv("COLUMNS", "60")
+    narrow = play(capsys, "--variant", "pagat-4x7", "--seed", "1")
+    assert max(map(len, narrow.splitlines())) <= 60
+    last = _row(narrow.splitlines(), "25  2")
+    # Move 25 is "place 0-3 left" on the left end 0, so the line now starts [3|0]; move 23
+    # placed 5-6 on the right end 6, and nothing was placed on the right since: it ends [6|5].
+    # 25 moves, of which 2 discards (moves 2 and 21): 23 tiles in the line.
+    assert "3-5  [3|0]" in last
+    assert last.endswith("[6|5]")
+    shown = last.count("[")
+    hidden = int(re.search(r"\.\.(\d+) more\.\.", last).group(1))  # type: ignore[union-attr]
+    assert shown + hidden == 23
+
+
+def test_too_narrow_a_terminal_gets_the_minimum_width(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "20")
+    out = play(capsys, "--variant", "pagat-4x7", "--seed", "1")
+    assert max(map(len, out.splitlines())) <= MIN_WIDTH
+
+
+def test_line_text_elides_the_middle() -> None:
+    line = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 6), (6, 0)]
+    # 8 tiles of 5 characters: 40 fit in 40 and are shown whole.
+    assert line_text(line, 40) == "[0|1][1|2][2|3][3|4][4|5][5|6][6|6][6|0]"
+    # In 30: showing 7, 6 or 5 tiles with a 10-character "..N more.." takes 45, 40, 35
+    # characters; 4 tiles (2 at each end) take 10 + 10 + 10 = 30.
+    assert line_text(line, 30) == "[0|1][1|2]..4 more..[6|6][6|0]"
+    # In 29 three tiles fit: 2 on the left, 1 on the right, 10 + 10 + 5 = 25 characters.
+    assert line_text(line, 29) == "[0|1][1|2]..5 more..[6|0]"
+    assert line_text([], 10) == "(empty)"
+
+
+def test_the_points_say_why_they_are_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    out = play(capsys, "--variant", "pagat-4x7", "--seed", "1")
+    # At the end seat 0 holds 1-6 (7), seat 1 3-6 (9), seat 2 nothing but its discard 3-3 (6),
+    # seat 3 3-5 (8) and its discard 1-3 (4): counts 7, 9, 6, 12. Seat 2 went out, but its
+    # discard counts: it wins because 6 is the lowest count. Per-hand settlement: no points.
+    assert "Seat 2 counts 6: discarded 3-3 (6) [score.count]." in out
+    assert "Seat 3 counts 12: 3-5 (8) + discarded 1-3 (4) [score.count]." in out
+    assert "Winner: seat 2, first in the ranking." in out
+    flat = " ".join(out.split())
+    assert (
+        "Points: everyone scores +0, because this variant settles per hand: a hand only names "
+        "its winner [settle.per-hand]." in flat
+    )
+
+
+def test_chips_points_say_who_pays_whom(capsys: pytest.CaptureFixture[str]) -> None:
+    out = play(capsys, "--variant", "chips", "--seed", "3")
+    flat = " ".join(out.split())
+    # At the end seat 0 holds 0-3 and discarded 2-3: 3 + 5 = 8. Seat 1 went out by discarding
+    # its last tile; its discards 2-2, 3-3, 3-6 count 4 + 6 + 9 = 19. Seat 2: 5-5 and the
+    # discarded 0-0, 10 + 0 = 10. Seat 3: 6-6 and the discarded 1-5, 12 + 6 = 18. Seat 0 has
+    # the lowest count and collects 19 - 8 = 11, 10 - 8 = 2 and 18 - 8 = 10: 23 in all.
+    assert "seat 1 went out (discarding, its last tile)" in flat
+    assert "Winner: seat 0, first in the ranking." in flat
+    assert (
+        "Points: seat 0 +23, seat 1 -11, seat 2 -2, seat 3 -10, because under chips settlement "
+        "every other seat pays the winner the difference between its count and the winner's "
+        "[settle.chips]." in flat
+    )
+
+
+def test_every_explanation_names_the_docs_page_of_its_rule() -> None:
+    # The docs' extension places each rule on its page; the narration must send readers there.
+    for rule_id in RULES:
+        assert rule_page(rule_id) == docs_rule_page(rule_id)
+    assert {rule_page(rule_id) for _meaning, rule_id in TERMS.values()} == {
+        "rules/opening",
+        "rules/turn",
+        "rules/end-of-hand",
+        "rules/counting-and-winner",
+    }
