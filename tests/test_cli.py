@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 from pathlib import Path
@@ -9,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from gaple.cli import main
+from gaple import cli
+from gaple.cli import build_parser, main
 from gaple.io import rules_to_json, state_from_json
 from gaple.presets import PRESETS, ruleset
 from gaple.rules import option_info
@@ -264,3 +266,45 @@ def test_a_rules_error_cites_a_public_c_number(capsys: pytest.CaptureFixture[str
     error = capsys.readouterr().err
     assert "C23" in error
     assert INTERNAL.findall(error) == []
+
+
+def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parser and every subcommand's parser, nested ones included."""
+    found = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found.extend(_parsers(sub))
+    return found
+
+
+def test_no_help_text_uses_internal_words() -> None:
+    helps = [parser.format_help() for parser in _parsers(build_parser())]
+    # Every subcommand is reached, the nested ones of `gaple conformance` too.
+    assert len(helps) > len(cli.SUBCOMMANDS) + 1
+    assert [INTERNAL.findall(text) for text in helps if INTERNAL.search(text)] == []
+    # The walk and the check can fail: a nested subcommand citing the notes is caught.
+    broken = argparse.ArgumentParser(prog="gaple")
+    nested = broken.add_subparsers().add_parser("conformance").add_subparsers()
+    nested.add_parser("run", help="levels as in research C23")
+    assert any(INTERNAL.search(parser.format_help()) for parser in _parsers(broken))
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_play_cites_only_public_pages(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for extra in ([], ["--terse"], ["--format", "json"]):
+        assert main(["play", "--variant", variant, "--seed", "3", *extra]) == 0
+        assert INTERNAL.findall(capsys.readouterr().out) == []
+
+
+def test_docs_readmes_and_vectors_cite_only_public_pages() -> None:
+    root = Path(__file__).resolve().parent.parent
+    texts = [*root.glob("docs/**/*.rst"), *root.glob("docs/**/*.md"), *root.glob("spec/**/*.*")]
+    texts += [*root.glob("README*.md"), *root.glob("examples/**/README.md")]
+    files = [path for path in texts if path.is_file() and "_build" not in path.parts]
+    assert len(files) > 100  # the docs pages, the two spec texts and the vectors at least
+    hits = {
+        path.relative_to(root).as_posix(): INTERNAL.findall(path.read_text(encoding="utf-8"))
+        for path in files
+    }
+    assert {name: found for name, found in hits.items() if found} == {}

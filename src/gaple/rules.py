@@ -35,8 +35,9 @@ __all__ = [
 MAX_PIP = 9
 """The largest N of a double-N set a ruleset may use. Every source plays double-six; the small
 sets (N from 1) let the tests enumerate hands exhaustively, and N up to 9 (55 tiles, the largest
-set commonly sold) is kept for research. A bound is needed at all because the tables of a set
-grow with the cube of N: double-1000 would take minutes and gigabytes to build."""
+set commonly sold) is allowed for players of the larger sets. A bound is needed at all because
+the tables of a set grow with the cube of N: double-1000 would take minutes and gigabytes to
+build."""
 
 
 class InvalidRuleset(ValueError):
@@ -348,7 +349,7 @@ def _problems(rules: Ruleset) -> list[str]:
     if not 1 <= rules.max_pip <= MAX_PIP:
         return [
             f"max_pip must be from 1 to {MAX_PIP}, got {rules.max_pip}: the sources play "
-            f"double-six; 1 to 5 serve exhaustive checks and up to {MAX_PIP} research, and "
+            f"double-six; 1 to 5 serve exhaustive checks, {MAX_PIP} is the largest set sold, and "
             "a larger set's tables grow with the cube of N"
         ]
     size = tile_set(rules.max_pip).size
