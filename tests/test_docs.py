@@ -173,3 +173,31 @@ def test_an_unknown_rule_id_is_an_error(tmp_path: Path) -> None:
 def test_a_rule_on_the_wrong_page_is_an_error(tmp_path: Path) -> None:
     _, warnings = _mini_project(tmp_path, "Turn\n====\n\n.. rule:: score.count\n")
     assert "belongs to section 'Counting and winner'" in warnings
+
+
+def _front_matter(index: str) -> tuple[str, str]:
+    """What comes before the first toctree of a page, and that toctree's first entry."""
+    before, _, toctree = index.partition(".. toctree::")
+    entries = [line.strip() for line in toctree.splitlines()[1:] if line.strip()]
+    return before, next(entry for entry in entries if not entry.startswith(":"))
+
+
+def test_the_front_page_opens_with_words_and_gaple_in_five_minutes() -> None:
+    before, first = _front_matter((DOCS / "index.rst").read_text(encoding="utf-8"))
+    assert first == "five-minutes"
+    assert ">>>" not in before
+    assert ".. doctest::" not in before
+    assert ".. code-block::" not in before
+    # The check can fail: the front page as it was, code before any table of contents.
+    old = "Gaple is...\n\n.. doctest::\n\n   >>> 1\n   1\n\n.. toctree::\n\n   rules/index\n"
+    before, first = _front_matter(old)
+    assert ">>>" in before
+    assert first == "rules/index"
+
+
+def test_gaple_in_five_minutes_draws_the_hand_and_links_every_rules_page() -> None:
+    page = (DOCS / "five-minutes.rst").read_text(encoding="utf-8")
+    # The equipment, the deal, after three turns, after ten, the end of the hand.
+    assert page.count(".. diagram::") == 5
+    rule_pages = {path.stem for path in (DOCS / "rules").glob("*.rst")} - {"index"}
+    assert {name for name in rule_pages if f":doc:`rules/{name}`" not in page} == set()
