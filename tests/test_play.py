@@ -183,3 +183,31 @@ def test_every_explanation_names_the_docs_page_of_its_rule() -> None:
         "rules/end-of-hand",
         "rules/counting-and-winner",
     }
+
+
+def test_a_blocked_partnership_hand_says_who_won_the_challenge(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play(capsys, "--variant", "suwiki-partnership", "--seed", "5")
+    flat = " ".join(out.split())
+    assert "Partners sit opposite: seats 0 and 2 (pair 0) against seats 1 and 3 (pair 1)" in flat
+    # Blocked on ends 3 and 3, seat 1 having laid the last tile. Left: seat 0 4-4 (8), seat 1
+    # 4-5 (9), seat 2 1-5 and 6-6 (6 + 12 = 18: never dead in a blocked hand), seat 3 1-1, 1-4,
+    # 5-5 (2 + 5 + 10 = 17). The blocker's 9 is below the next seat's 18, so the blocker's pair
+    # (seats 1 and 3) scores every pip left, 8 + 9 + 18 + 17 = 52, once.
+    assert "last tile placed by seat 1 [end.blocked]" in flat
+    assert "Seat 1 (blocker) counts 9 against seat 2's 18" in flat
+    assert "Winner: seat 1, so pair 1." in flat
+    assert "Points: pair 0 +0, pair 1 +52, because in partnership play a blocked hand" in flat
+
+
+def test_the_header_names_the_variant_and_what_was_changed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play(capsys, "--variant", "pagat", "--set", "blocked_action=pass", "--terse")
+    lines = out.splitlines()
+    # The alias resolves to the preset's name; the override is named, since the title no longer
+    # describes the rules played.
+    assert lines[0].startswith("Variant pagat-4x7: ")
+    assert "Changed from the variant: blocked_action=pass." in lines
+    assert "discard " not in out  # under the pass option nobody discards

@@ -15,6 +15,7 @@ import textwrap
 from collections.abc import Sequence
 
 from gaple.cli.common import add_format, add_variant, dump_json, rules_from_args
+from gaple.conformance.escape import printable
 from gaple.deal import SplitMix64, shuffle_deal
 from gaple.io import result_to_json, state_to_json
 from gaple.presets import find_preset
@@ -36,7 +37,7 @@ __all__ = [
 
 MIN_WIDTH = 56
 """The narrowest narration: the move table's columns take 31 characters and an elided line
-needs its two end tiles and the count of hidden tiles. Narrower terminals get this width."""
+needs its two end tiles and the count of hidden tiles (25). Narrower terminals get this width."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -172,11 +173,14 @@ def header(args: argparse.Namespace, *, explain: bool, width: int) -> list[str]:
             "Gaple is the Indonesian block game played with a double-six set of dominoes. Each "
             "seat in turn adds a tile to a single line on the table; the hand ends when a seat "
             "runs out of tiles or nobody can play, and then the tiles left decide the winner. "
-            "To learn it, read the docs page 'Gaple in five minutes' (five-minutes)."
+            "To learn it, read the docs page 'Gaple in five minutes' (five-minutes). A name in "
+            "brackets, like [end.out], is the rule that applies; the docs' rule pages list "
+            "every one."
         )
     paragraphs.append(f"Variant {preset.name}: {preset.title}")
     if args.overrides:
-        paragraphs.append("Changed from the variant: " + ", ".join(args.overrides) + ".")
+        changes = ", ".join(printable(text, limit=60) for text in args.overrides)
+        paragraphs.append(f"Changed from the variant: {changes}.")
     paragraphs.append(f"Seed {args.seed}: the deal and every move below come from it.")
     for text in paragraphs:
         lines.extend(textwrap.wrap(text, width, break_on_hyphens=False))
@@ -201,6 +205,10 @@ def _opening(first: State) -> str:
 
 _MOVE_TERMS = {Pass: ("pass",), Discard: ("discard",)}
 
+_COLUMNS = f"{'#':>3}  {'seat':<4} {'move':<15} {'ends':<4} "
+"""The move table's columns before the line: the longest move, ``place 9-9 right``, fills its
+15 characters."""
+
 
 def narrate(states: list[State], *, width: int = 80, explain: bool = True) -> str:
     """A readable account of a hand: the deal, one row per action with the line after it, how
@@ -208,23 +216,31 @@ def narrate(states: list[State], *, width: int = 80, explain: bool = True) -> st
     first, last = states[0], states[-1]
     rules = first.rules
     out = _Narration(width, explain=explain)
+    out.lines.append("")
     out.say(f"The deal ({rules.players} seats x {rules.hand_size} tiles):")
     for seat in range(rules.players):
         out.say(f"seat {seat}: {' '.join(map(str, first.hand(seat)))}", "  ", "    ")
     if first.deal.starter is not None:
         aside = " ".join(map(str, first.deal.set_aside)) or "none"
         out.say(f"starter turned up: {first.deal.starter}; set aside: {aside}", "  ", "    ")
+    if rules.partnership:
+        pairs = " against ".join(
+            f"seats {' and '.join(map(str, team))} (pair {i})" for i, team in enumerate(rules.teams)
+        )
+        out.say(f"Partners sit opposite: {pairs} [table.seats].", "  ", "    ")
+    out.lines.append("")
     out.say(_opening(first))
     out.term("opener")
-    out.lines.append(f"{'#':>3}  {'seat':<4} {'move':<15} {'ends':<4} line after the move")
-    room = width - 31
+    out.lines.append(_COLUMNS + "line after the move")
+    room = width - len(_COLUMNS)
     for number, after in enumerate(states[1:], start=1):
         action = after.history[-1]
         ends = "{}-{}".format(*after.ends) if after.ends else "-"
         row = f"{number:>3}  {action.seat:<4} {action.move!s:<15} {ends:<4} "
-        out.lines.append(row + line_text(after.line, room))
+        shown = line_text(after.line, room)
+        out.lines.append(row + shown)
         out.term("line", "end")
-        if " more.." in out.lines[-1]:
+        if shown != line_text(after.line):
             out.term("elided")
         out.term(*_MOVE_TERMS.get(type(action.move), ()))
     result = hand_result(last)
@@ -259,8 +275,10 @@ _SETTLEMENT_WHY = {
 def _explain_result(result: HandResult, out: _Narration) -> None:
     """How the hand ended and how it was scored, in plain words, from the result's notes."""
     ending, *notes = result.notes
+    out.lines.append("")
     out.say(f"The hand is over: {ending.text} [{ending.rule_id}].")
     out.term("out" if result.ending is Ending.OUT else "blocked")
+    out.lines.append("")
     out.say("How the hand is scored:")
     out.term("count")
     partnership = result.rules.settlement is Settlement.PARTNERSHIP
