@@ -592,7 +592,7 @@ def _where(pos: Position, tile: Tile) -> str:
 
 
 def _dead_check(pos: Position, seat: int, double: Tile, value: int) -> tuple[bool, Note]:
-    """Whether ``double``, in the scoring set of ``seat`` on the losing side, is dead, and why.
+    """Whether ``double``, in the hand of ``seat`` on the losing side, is dead, and why.
 
     Dead: no open end shows its number and every other tile of that number is in the line
     (rule ``partner.dead-double``); a tile of the number in any hand, discarded or set aside
@@ -659,6 +659,17 @@ def _partnership_out(
                     Note(
                         "partner.dead-double",
                         f"{double} of seat {seat} is not dead: its own pair went out",
+                    )
+                )
+                continue
+            if double in pos.discards[seat]:
+                # Only a double still in hand can die (decided reading, C20): a face-down one
+                # left play like any discard and counts its pips with its discarder.
+                notes.append(
+                    Note(
+                        "partner.dead-double",
+                        f"{double} discarded by seat {seat} is not dead: only a double still in "
+                        "a hand can be, so it counts its pips as a discard",
                     )
                 )
                 continue
