@@ -395,6 +395,9 @@ def test_a_starter_that_blocks_at_once_makes_the_seat_before_the_first_seat_the_
     result = hand_result(state)
     assert result.winner == 1
     assert result.points == (0, 9)
+    # 4 seats x 1 tile is no sourced deal, and the result labels this reading as unsourced.
+    label = note_texts(result, "deal.unsourced")
+    assert "seat 1 counts as the blocker, a reading only such deals reach (C4)" in label
 
 
 # --- going out by a discard (poldan under the discard house rule) -----------------------------

@@ -34,7 +34,7 @@ class Citation:
     sources: tuple[str, ...]
     """Source keys."""
     note: str = ""
-    """A short remark, for example which point of the docs' disagreements page (C1 to C26) it
+    """A short remark, for example which point of the docs' disagreements page (C1 to C28) it
     follows."""
 
 

@@ -19,6 +19,7 @@ from gaple.tiles import Tile, tile_set
 
 __all__ = [
     "MAX_PIP",
+    "SOURCED_DEALS",
     "BlockedAction",
     "ChallengeTie",
     "InvalidRuleset",
@@ -37,6 +38,11 @@ MAX_PIP = 9
 sets (N from 1) let the tests enumerate hands exhaustively, and N up to 9 (55 tiles, the largest
 set commonly sold) is kept for research. A bound is needed at all because the tables of a set
 grow with the cube of N: double-1000 would take minutes and gigabytes to build."""
+
+
+SOURCED_DEALS: tuple[tuple[int, int], ...] = ((4, 7), (4, 6), (5, 5))
+"""The deals the sources describe, as (seats, tiles each), all with the double-six set. Every
+other deal is accepted for study but unsourced (:attr:`Ruleset.sourced_deal`)."""
 
 
 class InvalidRuleset(ValueError):
@@ -310,6 +316,17 @@ class Ruleset:
     def has_starter(self) -> bool:
         """Whether a tile is turned up to begin the line (rule ``deal.starter``)."""
         return self.undealt > 0
+
+    @property
+    def sourced_deal(self) -> bool:
+        """Whether a source describes this deal: the double-six set dealt 4 x 7, 4 x 6 or
+        5 x 5 (:data:`SOURCED_DEALS`). Other deals are played by the same rules for study,
+        and their results say so (rule ``deal.unsourced``).
+
+        >>> Ruleset(hand_size=6).sourced_deal, Ruleset(players=3).sourced_deal
+        (True, False)
+        """
+        return self.max_pip == 6 and (self.players, self.hand_size) in SOURCED_DEALS
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:

@@ -34,6 +34,8 @@ def narrate(states: list[State]) -> str:
     first, last = states[0], states[-1]
     rules = first.rules
     rows = [f"Deal ({rules.players} seats x {rules.hand_size} tiles):"]
+    if not rules.sourced_deal:
+        rows.insert(0, "Unsourced deal: no source describes it [deal.unsourced] (C27).")
     rows.extend(
         f"  seat {seat}: {' '.join(map(str, first.hand(seat)))}" for seat in range(rules.players)
     )
