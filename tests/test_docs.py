@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import sys
 from collections import Counter
 from html.parser import HTMLParser
@@ -173,3 +174,27 @@ def test_an_unknown_rule_id_is_an_error(tmp_path: Path) -> None:
 def test_a_rule_on_the_wrong_page_is_an_error(tmp_path: Path) -> None:
     _, warnings = _mini_project(tmp_path, "Turn\n====\n\n.. rule:: score.count\n")
     assert "belongs to section 'Counting and winner'" in warnings
+
+
+# Words of the project's private notes, which readers cannot look up (as in test_cli): the
+# pages and the language-neutral texts cite public doc pages and C-numbers only.
+INTERNAL_WORDS = re.compile(r"research|decisions|product ruling|seed\d{3}", re.IGNORECASE)
+
+
+def _internal_words(text: str) -> list[str]:
+    return INTERNAL_WORDS.findall(text)
+
+
+def test_pages_and_spec_texts_cite_only_public_pages() -> None:
+    root = DOCS.parent
+    texts = [p for p in DOCS.rglob("*") if p.suffix in (".rst", ".md") and "_build" not in p.parts]
+    texts += [root / "spec" / "INTERPRETING.md", root / "spec" / "PROTOCOL.md"]
+    found = {str(p.relative_to(root)): _internal_words(p.read_text()) for p in texts}
+    assert {path: words for path, words in found.items() if words} == {}
+    # The check can fail: the partnership example page's sentence before this rule is caught.
+    assert _internal_words("(The research notes have North go out with 1-2") == ["research"]
+
+
+def test_preset_citations_cite_only_public_pages() -> None:
+    notes = [c.note for preset in PRESETS.values() for c in preset.citations.values()]
+    assert [note for note in notes if _internal_words(note)] == []

@@ -287,3 +287,14 @@ def test_every_preset_deal_is_sourced() -> None:
 )
 def test_other_deals_are_unsourced(options: dict[str, int]) -> None:
     assert not Ruleset().replace(**options).sourced_deal
+
+
+@pytest.mark.parametrize("name", ["suwiki-individual", "suwiki-partnership"])
+def test_sundanese_later_lead_does_not_cite_the_silent_article(name: str) -> None:
+    # SUWIKI never says who leads later hands (C8): the value any-tile is the docs' reading,
+    # borrowed from the starter deals where the previous winner starts (PAGAT, BLOCK100), so
+    # the citation names C8 and not SUWIKI.
+    citation = find_preset(name).citation("later_lead")
+    assert citation is not None
+    assert "SUWIKI" not in citation.sources
+    assert "C8" in citation.note

@@ -36,7 +36,7 @@ __all__ = [
 MAX_PIP = 9
 """The largest N of a double-N set a ruleset may use. Every source plays double-six; the small
 sets (N from 1) let the tests enumerate hands exhaustively, and N up to 9 (55 tiles, the largest
-set commonly sold) is kept for research. A bound is needed at all because the tables of a set
+set commonly sold) is kept for study. A bound is needed at all because the tables of a set
 grow with the cube of N: double-1000 would take minutes and gigabytes to build."""
 
 
@@ -365,7 +365,7 @@ def _problems(rules: Ruleset) -> list[str]:
     if not 1 <= rules.max_pip <= MAX_PIP:
         return [
             f"max_pip must be from 1 to {MAX_PIP}, got {rules.max_pip}: the sources play "
-            f"double-six; 1 to 5 serve exhaustive checks and up to {MAX_PIP} research, and "
+            f"double-six; 1 to 5 serve exhaustive checks and up to {MAX_PIP} study, and "
             "a larger set's tables grow with the cube of N"
         ]
     size = tile_set(rules.max_pip).size
