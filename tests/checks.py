@@ -297,32 +297,50 @@ def _move_order(move: Move) -> tuple[Tile, int]:
 
 
 def max_actions(rules: Ruleset) -> int:
-    """A proven upper bound on the number of actions in one hand.
+    """A proven upper bound on the number of actions in one hand (the docs' end-of-hand page
+    has the same proof).
 
-    Let T = players * (hand_size - 1) + 1. Every lead, placement or discard removes one tile
-    from the actor's hand, and the hand ends the moment a seat has none left. While no seat is
-    empty each seat has lost at most hand_size - 1 tiles, at most T - 1 in all; so the T-th
-    tile action at the latest empties a hand and ends it.
+    Let p = players, h = hand_size and T = p * (h - 1) + 1. Every lead, placement or discard
+    (a *tile action*) removes one tile from the actor's hand, and the hand ends the moment a
+    seat has none left. While no seat is empty each seat has lost at most h - 1 tiles, at most
+    T - 1 in all; so the T-th tile action at the latest empties a hand and ends it.
 
-    DISCARD: every action removes a tile, so a hand has at most T actions.
+    DISCARD: every action is a tile action, so a hand has at most T actions.
 
-    PASS: a pass changes neither the hands nor the ends, and is only allowed to a seat with no
-    fitting tile. A hand still going on after a tile action (or the turned-up starter) has a
-    seat that can place, else it would have ended blocked; so players consecutive passes are
-    impossible (they would show every seat unable to place on unchanged ends) and at most
-    players - 1 passes precede each tile action. A pass never ends a hand, so the last action
-    is a tile action, and no pass precedes a lead. Hence at most
-    T + (players - 1) * T actions with a starter and T + (players - 1) * (T - 1) without.
+    PASS: a pass changes neither the hands nor the ends, and the hand ends only after a tile
+    action, so the last action is one. Seats act strictly in turn and never all p pass in a
+    row (they would all be unable to place on unchanged ends, and the hand would have ended
+    blocked), so between tile actions by seats a and b exactly the (b - a - 1) mod p seats in
+    between pass: p - 1 passes exactly when a = b, at most p - 2 otherwise. Before the first
+    tile action by seat b at most (b - first seat) mod p <= p - 1 seats pass, and none before a
+    lead.
 
-    The bound players * hand_size + players proposed in the issue holds for DISCARD but NOT
-    for PASS: test_state_properties shows a hand of 9 actions on the double-3 set with 2 seats
-    of 3 tiles (bound 8), and domino4d hands longer than 32 actions.
+    With A <= T - 1 tile actions: at most A + (p - 1) * A <= (T - 1) + (p - 1) * (T - 1) actions
+    with a starter, and without one, the lead having no pass before it,
+    A + (p - 1) * (A - 1) <= (T - 1) + (p - 1) * (T - 2): each below its bound below.
+
+    With exactly T tile actions and h >= 2, when the last begins every seat holds exactly one
+    tile (T - 1 = p * (h - 1) tiles gone, none more than h - 1 from one seat), so every seat made
+    at least h - 1 >= 1 tile actions: all p seats occur among the T actors, which therefore
+    change from one tile action to the next at least p - 1 times, each change cutting the
+    passes before it to p - 2 or fewer. Passes <= (p - 1) * T - (p - 1) = (p - 1) * (T - 1):
+    at most T + (p - 1) * (T - 1) actions with a starter. Without one the first tile action is
+    the lead, with no pass before it instead of up to p - 1: T + (p - 1) * (T - 2).
+
+    With h = 1 (T = 1) the one tile action ends the hand: with a starter up to p - 1 seats may
+    pass first (p actions), without one the lead goes out at once (1 action).
+
+    tests/test_exhaustive.py finds the exact maxima on the double-3 set by search, all within
+    this bound and equal to it for 2 x 3 with a starter (9).
     """
-    tile_actions = rules.players * (rules.hand_size - 1) + 1
+    players, hand_size = rules.players, rules.hand_size
+    tile_actions = players * (hand_size - 1) + 1
     if rules.blocked_action is BlockedAction.DISCARD:
         return tile_actions
-    preceded = tile_actions if rules.has_starter else tile_actions - 1
-    return tile_actions + (rules.players - 1) * preceded
+    if hand_size == 1:
+        return players if rules.has_starter else 1
+    unchanged = tile_actions - 1 if rules.has_starter else tile_actions - 2
+    return tile_actions + (players - 1) * unchanged
 
 
 def check_length_bound(state: State) -> None:

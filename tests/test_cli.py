@@ -55,6 +55,25 @@ def test_play_text_narrates_to_the_end(capsys: pytest.CaptureFixture[str]) -> No
     assert "[end.out]" in out or "[end.blocked]" in out
 
 
+def test_variants_name_the_sourced_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    # Every preset deals 4 x 7, 4 x 6 or 5 x 5 of the double-six set, all sourced.
+    assert main(["variants", "--format", "json"]) == 0
+    assert all(entry["sourced_deal"] for entry in json.loads(capsys.readouterr().out))
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    assert "Sourced deals: 4 x 7, 4 x 6, 5 x 5, with the double-six set." in out
+    assert "[deal.unsourced] (C27)" in out
+
+
+def test_play_header_marks_an_unsourced_deal_only(capsys: pytest.CaptureFixture[str]) -> None:
+    # 3 x 7 is no deal of the sources; pagat-4x7's 4 x 7 is.
+    assert main(["play", "--variant", "pagat-4x7", "--set", "players=3"]) == 0
+    out = capsys.readouterr().out
+    assert "Unsourced deal: no source describes it [deal.unsourced] (C27)." in out.splitlines()
+    assert main(["play", "--variant", "pagat-4x7"]) == 0
+    assert "nsourced" not in capsys.readouterr().out
+
+
 def test_set_overrides_an_option(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["play", "--variant", "pagat-4x7", "--set", "blocked_action=pass", "--format", "json"]
     assert main(args) == 0
@@ -308,3 +327,8 @@ def test_docs_readmes_and_vectors_cite_only_public_pages() -> None:
         for path in files
     }
     assert {name: found for name, found in hits.items() if found} == {}
+
+
+def test_preset_citations_cite_only_public_pages() -> None:
+    notes = [c.note for preset in PRESETS.values() for c in preset.citations.values()]
+    assert [note for note in notes if INTERNAL.search(note)] == []

@@ -18,7 +18,8 @@ from gaple.deal import Deal
 from gaple.presets import ruleset
 from gaple.result import HandResult, InvalidPosition, hand_result, make_position, score_position
 from gaple.rules import BlockedAction, ChallengeTie, Ruleset, Settlement, StakeBase
-from gaple.state import Ending, new_hand
+from gaple.simulate import random_hand
+from gaple.state import Discard, Ending, new_hand
 from gaple.tiles import Tile, parse_tiles, tile_set
 
 N, E, S, W = 0, 1, 2, 3
@@ -255,15 +256,32 @@ def test_dead_double_not_dead_when_the_holders_partner_went_out() -> None:
     assert "its own pair went out" in note_texts(result, "partner.dead-double")
 
 
-def test_dead_double_discarded_by_its_holder_is_still_dead() -> None:
-    # Under the discard house rule (SUWIKI's 'nutup sakartu') a discard counts as a remaining
-    # tile, so E's discarded 6-6, with every other six in the line and no end showing 6, is
-    # dead: E 100 + 3, W 7: 110.
+def test_dead_double_discarded_by_its_holder_is_not_dead() -> None:
+    # Under the discard house rule (SUWIKI's 'nutup sakartu') E's face-down 6-6 counts its 12
+    # pips with E's remainder, but a double dies only while still in a hand of the losing pair
+    # (C20), as a discarded other six keeps it alive in the test above: every other six in
+    # the line and no end showing 6 do not make it dead. E 12 + 3 = 15, W 7: 22.
     rules = SUWIKI.replace(blocked_action="discard")
     result = went_out(
         ["", "1-2", "1-3 2-4", "3-4"], (1, 1), "0-1", rules=rules, discards=["", "6-6", "", ""]
     )
-    assert result.points == (110, 0)
+    assert result.counts[E] == 15
+    assert result.points == (22, 0)
+    assert "6-6 discarded by seat 1 is not dead" in note_texts(result, "partner.dead-double")
+    # The same 6-6 still in E's hand is dead: E 100 + 3, W 7: 110.
+    in_hand = went_out(["", "6-6 1-2", "1-3 2-4", "3-4"], (1, 1), "0-1", rules=rules)
+    assert in_hand.points == (110, 0)
+
+
+def test_discarded_double_blank_is_not_dead_either() -> None:
+    # W discarded 0-0 face down; every other blank is in the line and the ends are 5 and 5:
+    # in W's hand it would count 50, discarded it counts its 0 pips. E 1-2 (3) + W 3-4 (7) +
+    # 0-0 (0) = 10.
+    rules = SUWIKI.replace(blocked_action="discard")
+    result = went_out(
+        ["", "1-2", "1-3 2-4", "3-4"], (5, 5), "0-5", rules=rules, discards=["", "", "", "0-0"]
+    )
+    assert result.points == (10, 0)
 
 
 def test_dead_doubles_both_at_once_and_the_debit() -> None:
@@ -377,3 +395,63 @@ def test_a_starter_that_blocks_at_once_makes_the_seat_before_the_first_seat_the_
     result = hand_result(state)
     assert result.winner == 1
     assert result.points == (0, 9)
+    # 4 seats x 1 tile is no sourced deal, and the result labels this reading as unsourced.
+    label = note_texts(result, "deal.unsourced")
+    assert "seat 1 counts as the blocker, a reading only such deals reach (C4)" in label
+
+
+# --- going out by a discard (poldan under the discard house rule) -----------------------------
+
+
+def test_going_out_by_a_discard_is_poldan() -> None:
+    # Under the discard house rule N lays its last tile, 6-6, face down: N's hand is empty, so
+    # N has gone out (poldan) and N-S score the opponents' pips, E 2-3 (5) + W 3-4 (7) = 12.
+    # No closing bonus: 6-6 was not laid. N's own discard is not scored (its pair went out).
+    rules = SUWIKI.replace(blocked_action="discard")
+    pos = make_position(
+        rules,
+        hands=[(), parse_tiles("2-3"), parse_tiles("2-4"), parse_tiles("3-4")],
+        discards=[parse_tiles("6-6"), (), (), ()],
+        ends=(1, 1),
+        ending=Ending.OUT,
+        out_seat=N,
+    )
+    result = score_position(pos)
+    assert result.winner == N
+    assert result.winning_team == 0
+    assert result.points == (12, 0)
+    assert note_texts(result, "partner.closing-double") == ""
+    assert "seat 0 went out (discarding, its last tile)" in note_texts(result, "end.out")
+    # Laying the same 6-6 instead earns the 100 bonus: 12 + 100.
+    laid = make_position(
+        rules,
+        hands=[(), parse_tiles("2-3"), parse_tiles("2-4"), parse_tiles("3-4")],
+        ends=(6, 6),
+        ending=Ending.OUT,
+        out_seat=N,
+        closing=Tile(6, 6),
+    )
+    assert score_position(laid).points == (112, 0)
+
+
+def test_random_hands_going_out_by_a_discard_are_won_by_the_seat_that_went_out() -> None:
+    # Whatever the tiles, a seat whose last tile went face down has gone out: it is the winner
+    # and its pair scores at least the opponents' counts (dead doubles only add).
+    rules = SUWIKI.replace(blocked_action="discard")
+    seen = 0
+    for seed in range(400):
+        state = random_hand(rules, seed)
+        if state.ending is not Ending.OUT or not isinstance(state.history[-1].move, Discard):
+            continue
+        seen += 1
+        result = hand_result(state)
+        out = state.out_seat
+        assert out is not None
+        assert result.winner == out
+        team = rules.team_of(out)
+        opponents = rules.teams[1 - team]
+        assert result.points[team] >= sum(result.counts[s] for s in opponents)
+        assert note_texts(result, "partner.closing-double") == ""
+    # Random moves discard often, so many hands end this way (126 of these 400); at least a
+    # few must, or the loop proved nothing.
+    assert seen >= 5

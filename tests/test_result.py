@@ -236,3 +236,19 @@ def test_a_blocked_pair_hand_without_its_blocker_is_a_located_error() -> None:
         position_from_json(SUWIKI, data)
     assert caught.value.path == "$"
     assert position_from_json(SUWIKI, {**data, "blocker": 1}).blocker == 1
+
+
+def test_an_unsourced_deal_is_marked_in_the_result_and_a_sourced_one_is_not() -> None:
+    # 3 seats x 7 tiles is no deal of the sources: the result carries a deal.unsourced note,
+    # in the text form too; pagat-4x6's 4 x 6 carries none.
+    three = Ruleset(players=3)
+    result = hand_result(random_hand(three, 1))
+    notes = [note for note in result.notes if note.rule_id == "deal.unsourced"]
+    assert [note.text for note in notes] == [
+        "no source describes 3 seats x 7 tiles on the double-6 set: an unsourced deal, scored "
+        "by the same rules for study (C27)"
+    ]
+    assert "[deal.unsourced]" in format_result(result)
+    assert "deal.unsourced" in [note["rule"] for note in result_to_json(result)["notes"]]
+    sourced = hand_result(random_hand(PAGAT_4X6, 1))
+    assert all(note.rule_id != "deal.unsourced" for note in sourced.notes)

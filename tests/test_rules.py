@@ -259,3 +259,42 @@ def test_presets_follow_the_decided_readings() -> None:
     assert ruleset("suwiki-partnership").partnership
     assert ruleset("block100").target == 100
     assert ruleset("suwiki-partnership").target == 500
+
+
+# ---------------------------------------------------------------------------------------------
+# Sourced and unsourced deals (C27)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_every_preset_deal_is_sourced() -> None:
+    # The presets deal 4 x 7, 4 x 6 and 5 x 5 from the double-six set, the three deals the
+    # sources describe (PAGAT; BLOCK100 and CHIPS for 4 x 6).
+    assert all(preset.rules.sourced_deal for preset in PRESETS.values())
+    assert Ruleset(players=5, hand_size=5).sourced_deal
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 3},  # 3 x 7: 21 of 28 tiles, no source deals to three
+        {"players": 2},  # 2 x 7
+        {"players": 4, "hand_size": 5},  # 4 x 5
+        {"players": 4, "hand_size": 1},  # 4 x 1
+        {"players": 5, "hand_size": 4},  # 5 x 4: five seats, but not five tiles each
+        {"max_pip": 5, "players": 4, "hand_size": 5},  # 4 x 5 of the double-five set
+        {"max_pip": 7, "players": 4, "hand_size": 7},  # 4 x 7, but of the double-seven set
+    ],
+)
+def test_other_deals_are_unsourced(options: dict[str, int]) -> None:
+    assert not Ruleset().replace(**options).sourced_deal
+
+
+@pytest.mark.parametrize("name", ["suwiki-individual", "suwiki-partnership"])
+def test_sundanese_later_lead_does_not_cite_the_silent_article(name: str) -> None:
+    # SUWIKI never says who leads later hands (C8): the value any-tile is the docs' reading,
+    # borrowed from the starter deals where the previous winner starts (PAGAT, BLOCK100), so
+    # the citation names C8 and not SUWIKI.
+    citation = find_preset(name).citation("later_lead")
+    assert citation is not None
+    assert "SUWIKI" not in citation.sources
+    assert "C8" in citation.note

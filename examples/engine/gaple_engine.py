@@ -450,14 +450,14 @@ class Game:
         the hand, no open end shows its number and every other tile of that number is in
         the line.
 
-        Reading: a double discarded face down is as unplayable as one held, and discards
-        count as remaining tiles, so it can be dead too.
+        Reading (C20): a double discarded face down counts its pips with the discards but is
+        never dead, because it is no longer in the hand.
         """
         dead = []
         in_line = {tile(*piece) for piece in self.line}
         for double in ((self.rules.max_pip, self.rules.max_pip), (0, 0)):
             value = self.bonus_of(double)
-            if value == 0 or double not in self.hands[seat] + self.discards[seat]:
+            if value == 0 or double not in self.hands[seat]:
                 continue
             number = double[0]
             ends = self.ends()

@@ -34,7 +34,7 @@ class Citation:
     sources: tuple[str, ...]
     """Source keys."""
     note: str = ""
-    """A short remark, for example which point of the docs' disagreements page (C1 to C26) it
+    """A short remark, for example which point of the docs' disagreements page (C1 to C28) it
     follows."""
 
 
@@ -147,7 +147,11 @@ PRESETS: dict[str, Preset] = {
             players=(4, ("SUWIKI",)),
             hand_size=(7, ("SUWIKI",), "not stated; the 28 tiles shared by 4"),
             first_lead=(LeadRule.DOUBLE_BLANK, ("PAGAT",), "SUWIKI is silent (C7); option"),
-            later_lead=(LeadRule.ANY_TILE, ("SUWIKI",), "SUWIKI is silent (C8); option"),
+            later_lead=(
+                LeadRule.ANY_TILE,
+                ("PAGAT", "BLOCK100"),
+                "SUWIKI is silent (C8): the winner starts, as in the starter deals; option",
+            ),
             blocked_action=(BlockedAction.PASS, ("SUWIKI",)),
             settlement=(Settlement.PER_HAND, ("SUWIKI",)),
         ),
@@ -159,7 +163,11 @@ PRESETS: dict[str, Preset] = {
             hand_size=(7, ("SUWIKI",), "not stated; the 28 tiles shared by 4"),
             partnership=(True, ("SUWIKI",)),
             first_lead=(LeadRule.DOUBLE_BLANK, ("PAGAT",), "SUWIKI is silent (C7); option"),
-            later_lead=(LeadRule.ANY_TILE, ("SUWIKI",), "SUWIKI is silent (C8); option"),
+            later_lead=(
+                LeadRule.ANY_TILE,
+                ("PAGAT", "BLOCK100"),
+                "SUWIKI is silent (C8): the winner starts, as in the starter deals; option",
+            ),
             blocked_action=(BlockedAction.PASS, ("SUWIKI",)),
             settlement=(Settlement.PARTNERSHIP, ("SUWIKI",)),
             target=(500, ("SUWIKI",), "its example target; agreed before play"),

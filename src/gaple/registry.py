@@ -82,6 +82,13 @@ RULES: dict[str, Rule] = _rules(
         ("PAGAT", "PAGAT-ID", "BLOCK100", "CHIPS"),
     ),
     (
+        "deal.unsourced",
+        "A deal that no source describes (any set but double-six, or any deal but 4 x 7, 4 x 6 "
+        "and 5 x 5) is played by the same rules, for study only, and its results say so; "
+        "so are the readings only such deals reach, such as a starter that blocks at once.",
+        ("PAGAT", "BLOCK100", "CHIPS"),
+    ),
+    (
         "open.lead",
         "On an empty table the opener's first action must be to lead a tile, which becomes the "
         "whole line with its lower half on the left; a lead is only possible on an empty table.",

@@ -329,8 +329,8 @@ def position_of(state: State) -> Position:
 def _blocker(state: State) -> int:
     """The seat that put down the last tile; if the turned-up starter blocked the hand before
     anyone acted, the seat before the designated first seat, as if it had turned the starter
-    up (a reading: no source covers a starter that blocks at once, which needs a deal with
-    many tiles set aside)."""
+    up (an unsourced reading, rule ``deal.unsourced``: no source covers a starter that blocks
+    at once, which needs a deal with many tiles set aside)."""
     placer = state.last_placer
     return (state.opener - 1) % state.rules.players if placer is None else placer
 
@@ -473,6 +473,8 @@ def score_position(pos: Position) -> HandResult:
     """Count every seat, rank them, find the winner and settle the points."""
     rules = pos.rules
     notes: list[Note] = [_ending_note(pos)]
+    if not rules.sourced_deal:
+        notes.append(_unsourced_note(pos))
     sets = [pos.scoring_set(s) for s in range(rules.players)]
     counts = tuple(count_tiles(s, double_blank_25=rules.double_blank_25) for s in sets)
     for seat, tiles in enumerate(sets):
@@ -528,6 +530,21 @@ def _ending_note(pos: Position) -> Note:
         f"blocked: no seat can place on ends {pos.ends[0]} and {pos.ends[1]}; last tile "
         f"placed by {who}",
     )
+
+
+def _unsourced_note(pos: Position) -> Note:
+    rules = pos.rules
+    text = (
+        f"no source describes {rules.players} seats x {rules.hand_size} tiles on the "
+        f"double-{rules.max_pip} set: an unsourced deal, scored by the same rules for study "
+        "(C27)"
+    )
+    if pos.ending is Ending.BLOCKED and len(pos.line) == 1 and rules.has_starter:
+        text += (
+            f"; the starter blocked the hand at once and seat {pos.blocker} counts as the "
+            "blocker, a reading only such deals reach (C4)"
+        )
+    return Note("deal.unsourced", text)
 
 
 def _count_notes(pos: Position, seat: int, tiles: Sequence[Tile], count: int) -> list[Note]:
@@ -592,7 +609,7 @@ def _where(pos: Position, tile: Tile) -> str:
 
 
 def _dead_check(pos: Position, seat: int, double: Tile, value: int) -> tuple[bool, Note]:
-    """Whether ``double``, in the scoring set of ``seat`` on the losing side, is dead, and why.
+    """Whether ``double``, in the hand of ``seat`` on the losing side, is dead, and why.
 
     Dead: no open end shows its number and every other tile of that number is in the line
     (rule ``partner.dead-double``); a tile of the number in any hand, discarded or set aside
@@ -659,6 +676,17 @@ def _partnership_out(
                     Note(
                         "partner.dead-double",
                         f"{double} of seat {seat} is not dead: its own pair went out",
+                    )
+                )
+                continue
+            if double in pos.discards[seat]:
+                # Only a double still in hand can die (decided reading, C20): a face-down one
+                # left play like any discard and counts its pips with its discarder.
+                notes.append(
+                    Note(
+                        "partner.dead-double",
+                        f"{double} discarded by seat {seat} is not dead: only a double still in "
+                        "a hand can be, so it counts its pips as a discard",
                     )
                 )
                 continue

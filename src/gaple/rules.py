@@ -19,6 +19,7 @@ from gaple.tiles import Tile, tile_set
 
 __all__ = [
     "MAX_PIP",
+    "SOURCED_DEALS",
     "BlockedAction",
     "ChallengeTie",
     "InvalidRuleset",
@@ -35,9 +36,13 @@ __all__ = [
 MAX_PIP = 9
 """The largest N of a double-N set a ruleset may use. Every source plays double-six; the small
 sets (N from 1) let the tests enumerate hands exhaustively, and N up to 9 (55 tiles, the largest
-set commonly sold) is allowed for players of the larger sets. A bound is needed at all because
-the tables of a set grow with the cube of N: double-1000 would take minutes and gigabytes to
-build."""
+set commonly sold) is kept for study. A bound is needed at all because the tables of a set
+grow with the cube of N: double-1000 would take minutes and gigabytes to build."""
+
+
+SOURCED_DEALS: tuple[tuple[int, int], ...] = ((4, 7), (4, 6), (5, 5))
+"""The deals the sources describe, as (seats, tiles each), all with the double-six set. Every
+other deal is accepted for study but unsourced (:attr:`Ruleset.sourced_deal`)."""
 
 
 class InvalidRuleset(ValueError):
@@ -313,6 +318,17 @@ class Ruleset:
         return self.undealt > 0
 
     @property
+    def sourced_deal(self) -> bool:
+        """Whether a source describes this deal: the double-six set dealt 4 x 7, 4 x 6 or
+        5 x 5 (:data:`SOURCED_DEALS`). Other deals are played by the same rules for study,
+        and their results say so (rule ``deal.unsourced``).
+
+        >>> Ruleset(hand_size=6).sourced_deal, Ruleset(players=3).sourced_deal
+        (True, False)
+        """
+        return self.max_pip == 6 and (self.players, self.hand_size) in SOURCED_DEALS
+
+    @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
         """The sides of the table: pairs with partnership, otherwise one seat each."""
         if self.partnership:
@@ -349,7 +365,7 @@ def _problems(rules: Ruleset) -> list[str]:
     if not 1 <= rules.max_pip <= MAX_PIP:
         return [
             f"max_pip must be from 1 to {MAX_PIP}, got {rules.max_pip}: the sources play "
-            f"double-six; 1 to 5 serve exhaustive checks, {MAX_PIP} is the largest set sold, and "
+            f"double-six; 1 to 5 serve exhaustive checks and up to {MAX_PIP} study, and "
             "a larger set's tables grow with the cube of N"
         ]
     size = tile_set(rules.max_pip).size

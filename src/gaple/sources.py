@@ -1,7 +1,7 @@
 """The documents the specification is read from, by citation key.
 
 Every rule, option and preset cites these keys; the docs' bibliography describes each source.
-The readings taken where the sources disagree are numbered C1 to C26 on the docs' page "Where
+The readings taken where the sources disagree are numbered C1 to C28 on the docs' page "Where
 the sources disagree" (``disagreements.html``).
 """
 

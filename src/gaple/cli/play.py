@@ -181,6 +181,8 @@ def header(args: argparse.Namespace, *, explain: bool, width: int) -> list[str]:
     if args.overrides:
         changes = ", ".join(printable(text, limit=60) for text in args.overrides)
         paragraphs.append(f"Changed from the variant: {changes}.")
+    if not rules_from_args(args).sourced_deal:
+        paragraphs.append("Unsourced deal: no source describes it [deal.unsourced] (C27).")
     paragraphs.append(f"Seed {args.seed}: the deal and every move below come from it.")
     for text in paragraphs:
         lines.extend(textwrap.wrap(text, width, break_on_hyphens=False))

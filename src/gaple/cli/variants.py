@@ -8,7 +8,7 @@ from typing import Any
 from gaple.cli.common import add_format, dump_json
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, Preset
-from gaple.rules import option_info
+from gaple.rules import SOURCED_DEALS, option_info
 
 __all__ = ["register"]
 
@@ -41,6 +41,7 @@ def describe(preset: Preset) -> dict[str, Any]:
         "name": preset.name,
         "aliases": list(preset.aliases),
         "title": preset.title,
+        "sourced_deal": preset.rules.sourced_deal,
         "options": options,
     }
 
@@ -61,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
             sources = ", ".join(option["sources"])
             print(f"    {option['name']:<26} {_text(option['value']):<14} [{sources}{note}]")
         print("    (other options at their defaults: see --format json)\n")
+    deals = ", ".join(f"{players} x {tiles}" for players, tiles in SOURCED_DEALS)
+    print(f"Sourced deals: {deals}, with the double-six set.")
+    print("Any other deal (--set max_pip, players or hand_size) is unsourced: played by the same")
+    print("rules for study, and marked in its header and results [deal.unsourced] (C27).")
     return 0
 
 

@@ -1053,19 +1053,28 @@ def _suit_off_line(state: State, double: Tile) -> list[Tile]:
     return [t for t in full if t.has(pip) and t != double and t not in line]
 
 
-def _dead(double: Tile) -> Criterion:
-    """partner.dead-double: the losing pair holds ``double``, no open end shows its number and
-    every other tile of that number is in the line."""
+def _suit_closed(double: Tile, where: str) -> Criterion:
+    """The losing pair holds ``double`` in a hand (``where`` "hand") or discarded it
+    ("discards"), no open end shows its number and every other tile of that number is in the
+    line."""
 
     def met(state: State) -> bool:
+        seats = range(state.rules.players)
+        discarded = any(double in state.discards(s) for s in seats)
         return (
             _losers_hold(state, double)
+            and discarded == (where == "discards")
             and state.ends is not None
             and double.low not in state.ends
             and not _suit_off_line(state, double)
         )
 
     return met
+
+
+def _dead(double: Tile) -> Criterion:
+    """partner.dead-double: ``double`` is dead, the suit closed on it in a losing hand."""
+    return _suit_closed(double, "hand")
 
 
 def _dead_in_one_seat(first: Tile, second: Tile) -> Criterion:
@@ -1558,6 +1567,15 @@ def _cover_list() -> Iterator[_Cover]:
         _SUWIKI,
         {"blocked_action": "discard"},
         _alive_by(_SIX_SIX, "discards"),
+    )
+    yield _Cover(
+        "cover-discarded-top-double-not-dead",
+        "partner.dead-double with block.discard: the losing pair discarded 6-6, and although "
+        "every other six is in the line and no open end shows 6, only a double still in a hand "
+        "dies, so it counts 12.",
+        _SUWIKI,
+        {"blocked_action": "discard"},
+        _suit_closed(_SIX_SIX, "discards"),
     )
     yield _Cover(
         "cover-alive-set-aside",
