@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 
 import gaple.conformance.summary as summary_module
 from gaple import __version__
-from gaple.cli import main
+from gaple.cli import build_parser, main
 from gaple.conformance.compare import Difference
 from gaple.conformance.report import summary_text
 from gaple.conformance.runner import CaseOutcome, Summary
@@ -27,7 +28,8 @@ from gaple.state import apply, new_hand, parse_move
 from gaple.tiles import Tile
 
 JSON = Any
-SPEC = Path(__file__).resolve().parent.parent / "spec"
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "spec"
 ENGINE = {"name": "toy", "version": "1", "levels": ["line"], "error_codes": False}
 INJECTED = "<script>window.pwned = 1</script>"
 
@@ -283,3 +285,23 @@ def test_html_refuses_a_failure_whose_position_does_not_replay(
     argv = ["conformance", "summary", str(path), "--html", str(tmp_path / "r.html")]
     assert main(argv) == 2
     assert "case c2: $.position.actions[0]" in capsys.readouterr().err
+
+
+def test_the_ci_workflow_runs_commands_that_parse_and_keeps_what_they_write() -> None:
+    yaml = pytest.importorskip("yaml", reason="no YAML parser (PyYAML comes with the docs tools)")
+    workflow = yaml.safe_load((ROOT / "examples/ci/github-actions.yml").read_text())
+    steps = workflow["jobs"]["conformance"]["steps"]
+    adapter = workflow["jobs"]["conformance"]["env"]["ADAPTER"]
+    commands = [
+        shlex.split(step["run"].replace("$ADAPTER", adapter)) for step in steps if "run" in step
+    ]
+    assert ["python", "-m", "pip", "install", "gaple[conformance]"] in commands
+    # Each gaple command line is one gaple's own parser accepts (a misspelt option exits).
+    run, summary = (build_parser().parse_args(c[1:]) for c in commands if c[0] == "gaple")
+    assert (run.action, run.impl, summary.action) == ("run", adapter, "summary")
+    assert summary.reports == [run.report]
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
+    kept = upload["with"]["path"].split()
+    assert sorted(kept) == sorted(str(path) for path in (run.report, run.junit, summary.html))
+    guide = (ROOT / "docs/guide/reports.rst").read_text()
+    assert ".. literalinclude:: ../../examples/ci/github-actions.yml" in guide
