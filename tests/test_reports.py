@@ -220,6 +220,9 @@ def test_merge_refuses_shards_missing_twice_or_of_another_run(
         ([json.dumps(_header()), json.dumps(_footer([])), "{}"], ":3: a record after the foot"),
         ([json.dumps({**_header(), "gaple": 1})], ":1: 'gaple' has the wrong type"),
         (["[1, 2]"], ":1: a record is a JSON object"),
+        ([json.dumps(_header(shard=[1, 2]))], ":1: 'shard' has the wrong type"),
+        ([json.dumps(_header(shard={"index": 3, "count": 2}))], ":1: shard 3 of 2 does not"),
+        ([json.dumps(_header()), json.dumps({**_footer([]), "verdict": 1})], ":2: 'verdict'"),
     ],
 )
 def test_a_bad_report_is_one_located_line_and_status_2(
@@ -232,6 +235,17 @@ def test_a_bad_report_is_one_located_line_and_status_2(
     assert err.count("\n") == 1
     assert err.startswith(f"gaple conformance: error: {bad}")
     assert words in err
+
+
+def test_the_summary_escapes_what_the_engine_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = _header(engine={**ENGINE, "name": "bad\x1b[2Jname"})
+    path = _write(tmp_path / "r.jsonl", [header, _footer([])])
+    assert main(["conformance", "summary", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "[1] bad\\x1b[2Jname 1: does not conform" in out
+    assert "\x1b" not in out
 
 
 def test_a_missing_report_file_is_a_usage_error(

@@ -28,6 +28,7 @@ from gaple.registry import RULES, rule_url
 from gaple.render import state_svg
 
 __all__ = [
+    "ALL_CASES",
     "BadReport",
     "Report",
     "docs_base",
@@ -42,7 +43,7 @@ __all__ = [
 
 JSON = Any
 
-LIMITS = Limits(max_bytes=8 << 20, max_depth=40)
+_LIMITS = Limits(max_bytes=8 << 20, max_depth=40)
 """One record may quote an engine's reply (up to 1 MiB, written as ASCII JSON: each other
 character six bytes) a few levels deep."""
 
@@ -101,8 +102,8 @@ def _check_header(record: dict[str, JSON], where: str) -> None:
     if engine is not None:
         _need(engine, "name", (str,), f"{where}: engine")
         _need(engine, "version", (str,), f"{where}: engine")
-    shard = record.get("shard")
-    if shard is not None:
+    if "shard" in record:
+        shard = _need(record, "shard", (dict,), where)
         index = _need(shard, "index", (int,), f"{where}: shard")
         count = _need(shard, "count", (int,), f"{where}: shard")
         if not 1 <= index <= count:
@@ -153,7 +154,7 @@ def read_report(path: Path) -> Report:
                     msg = f"{where}: a record after the footer"
                     raise BadReport(msg)
                 try:
-                    record = parse(line, LIMITS)
+                    record = parse(line, _LIMITS)
                 except Refused as error:
                     msg = f"{where}: {error.message}"
                     raise BadReport(msg) from None
@@ -168,6 +169,8 @@ def read_report(path: Path) -> Report:
                     cases.append(record)
                 elif record.get("type") == "footer":
                     counts = _need(record, "counts", (dict,), where)
+                    _need(record, "verdict", (str,), where)
+                    _need(record, "seconds", (int, float), where)
                     found = Counter(case["status"] for case in cases)
                     if any(counts.get(status) != found[status] for status in STATUSES):
                         msg = (
