@@ -9,6 +9,7 @@ import hashlib
 import json
 import re
 import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +151,30 @@ def test_a_printed_failure_carries_the_docs_address_of_its_rule() -> None:
     assert "https://docs.example/gaple/rules/turn.html#rule-play-match-end" in linked
 
 
+def test_a_run_links_its_failures_and_records_where_the_spec_stood(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "r.jsonl"
+    # The seeded bug lays a tile on the other end than the one named: it breaks play.match-end.
+    engine = f"{sys.executable} {ROOT / 'examples/bugs/adapter.py'} --bug wrong-end"
+    argv = ["conformance", "run", "--impl", engine, "--variant", "domino4d", "--max-fail", "1"]
+    argv += ["--report", str(report), "--docs-url", "https://docs.example/gaple"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert (
+        "docs of play.match-end: https://docs.example/gaple/rules/turn.html#rule-play-match-end"
+        in out
+    )
+    failed = [case for case in read_report(report).cases if case["status"] == "failed"]
+    assert [case["rule"] for case in failed] == ["play.match-end"]
+    # A failure seen in the state after step k: the spec had played k actions by then; a
+    # verdict (accepting or refusing step k) is judged before the spec plays it.
+    first = failed[0]
+    played = first["step"] - (first["field"] == "verdict")
+    assert len(first["position"]["actions"]) == played
+    assert "play.match-end" in failed[0]["rule_ids"]
+
+
 def test_summary_counts_cases_by_rule_for_each_engine(
     toy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -277,6 +302,7 @@ def test_html_escapes_what_the_engine_wrote_and_links_only_the_docs(
     inert(page, docs)
     assert "&lt;script&gt;window.pwned = 1&lt;/script&gt;" in page
     assert "crashed: &lt;b&gt;boom&lt;/b&gt;" in page
+    assert "[1] 1 skipped: unsupported by the engine: no" in page
     assert f'href="{docs}rules/turn.html#rule-play-match-end"' in page
     assert "<svg" in page  # the position, drawn
 

@@ -398,7 +398,8 @@ def _errored(column: int, case: dict[str, JSON]) -> str:
 
 def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
     """One self-contained HTML page: the matrix, then every failure and error of each engine
-    (expected and actual, the rule's text and docs link, the position drawn). No script, no
+    (expected and actual, the rule's text and docs link, the position drawn), then the reasons
+    for skipping. No script, no
     external resource; a Content-Security-Policy forbids both should anything slip through.
 
     Raises:
@@ -429,6 +430,13 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
                 details.append(_failure(n, report, case, docs))
             elif case["status"] == "errored":
                 details.append(_errored(n, case))
+    skips = "".join(
+        f'<li data-engine="{n}">[{n}] {count} skipped: {_e(reason)}</li>'
+        for n, report in enumerate(reports, start=1)
+        for reason, count in Counter(
+            str(case.get("message", "")) for case in report.cases if case["status"] == "skipped"
+        ).most_common()
+    )
     headers = "".join(
         f"<li>[{n}] gaple {_e(r.header['gaple'])}, vectors {_e(r.header['vectors'])}, "
         f"cases sha256 {_e((r.header['selection'] or {}).get('sha256', '?'))}</li>"
@@ -447,6 +455,7 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
         f"<tr>{names}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>\n"
         f'<ul class="runs">{headers}</ul>\n'
         f"<h2>Failures and errors ({len(details)})</h2>\n" + "\n".join(details) + "\n"
+        f'<h2>Skipped, by reason</h2>\n<ul class="skipped">{skips}</ul>\n'
         "</body></html>\n"
     )
 
