@@ -1,10 +1,13 @@
-"""``gaple conformance``: run the suite against an engine, fuzz it, or serve gaple as one.
+"""``gaple conformance``: run the suite against an engine, read saved reports, fuzz an
+engine, or serve gaple as one.
 
 ``run`` drives an adapter over protocol v1 (``spec/PROTOCOL.md``) through every case and exits
 0 when everything checked passed, 1 when a case failed or errored, 3 when nothing was checked
 (every case skipped), 130 or 143 when SIGINT or SIGTERM stopped it (the report and JUnit file
 are complete either way, and no engine process is left); ``fuzz`` searches for a
 disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter.
+``summary`` shows saved reports side by side (and as an HTML page), ``merge`` joins the
+reports of the shards of one run; both exit 2 on a file that is not a complete report.
 """
 
 from __future__ import annotations
