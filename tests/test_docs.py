@@ -25,7 +25,8 @@ from gaple.sources import SOURCES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 sys.path.insert(0, str(DOCS / "_ext"))
-# The docs' own extension computes each rule's address; the test checks the built pages have it.
+# The docs' extension and the conformance reports take each rule's address from the registry;
+# the test checks the built pages have it.
 rule_url = importlib.import_module("gaple_docs").rule_url
 
 # Sphinx 9 flags APIs its own napoleon and sphinx-autodoc-typehints still use; not ours to fix.

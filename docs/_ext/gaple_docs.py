@@ -45,7 +45,7 @@ from sphinx.util.docutils import SphinxDirective
 
 import gaple
 from gaple.presets import PRESETS, Preset
-from gaple.registry import RULES, Rule
+from gaple.registry import RULES, Rule, rule_anchor, rule_page, rule_url
 from gaple.rules import Ruleset, option_info
 from gaple.sources import SOURCES
 from gaple.state import ERROR_CODES
@@ -67,21 +67,6 @@ def _vectors() -> dict[str, dict[str, Any]]:
         case["path"] = path.relative_to(_SPEC.parent).as_posix()
         cases[case["id"]] = case
     return cases
-
-
-def rule_anchor(rule_id: str) -> str:
-    """The HTML anchor of a rule: ``play.match-end`` -> ``rule-play-match-end``."""
-    return "rule-" + rule_id.replace(".", "-").lower()
-
-
-def rule_page(rule_id: str) -> str:
-    """The page of a rule, from its section: ``Turn`` -> ``rules/turn``."""
-    return "rules/" + RULES[rule_id].section.lower().replace(" ", "-")
-
-
-def rule_url(rule_id: str) -> str:
-    """Where a rule lives, relative to the docs root: ``rules/turn.html#rule-play-match-end``."""
-    return f"{rule_page(rule_id)}.html#{rule_anchor(rule_id)}"
 
 
 def _anchor(kind: str, name: str) -> str:

@@ -11,7 +11,7 @@ from attrs import frozen
 
 from gaple.sources import check_source_keys
 
-__all__ = ["RULES", "Rule", "rule"]
+__all__ = ["RULES", "Rule", "rule", "rule_anchor", "rule_page", "rule_url"]
 
 
 @frozen
@@ -290,3 +290,29 @@ def rule(rule_id: str) -> Rule:
     except KeyError:
         msg = f"unknown rule ID {rule_id!r}"
         raise KeyError(msg) from None
+
+
+def rule_anchor(rule_id: str) -> str:
+    """The HTML anchor of a rule in the docs: ``play.match-end`` -> ``rule-play-match-end``."""
+    return "rule-" + rule_id.replace(".", "-").lower()
+
+
+def rule_page(rule_id: str) -> str:
+    """The docs page of a rule, from its section: ``Turn`` -> ``rules/turn``.
+
+    Raises:
+        KeyError: no rule has this ID.
+    """
+    return "rules/" + rule(rule_id).section.lower().replace(" ", "-")
+
+
+def rule_url(rule_id: str) -> str:
+    """Where a rule is explained, relative to the docs root (the address reports link to).
+
+    >>> rule_url("play.match-end")
+    'rules/turn.html#rule-play-match-end'
+
+    Raises:
+        KeyError: no rule has this ID.
+    """
+    return f"{rule_page(rule_id)}.html#{rule_anchor(rule_id)}"

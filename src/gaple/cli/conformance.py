@@ -1,10 +1,13 @@
-"""``gaple conformance``: run the suite against an engine, fuzz it, or serve gaple as one.
+"""``gaple conformance``: run the suite against an engine, read saved reports, fuzz an
+engine, or serve gaple as one.
 
 ``run`` drives an adapter over protocol v1 (``spec/PROTOCOL.md``) through every case and exits
 0 when everything checked passed, 1 when a case failed or errored, 3 when nothing was checked
 (every case skipped), 130 or 143 when SIGINT or SIGTERM stopped it (the report and JUnit file
 are complete either way, and no engine process is left); ``fuzz`` searches for a
 disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter.
+``summary`` shows saved reports side by side (and as an HTML page), ``merge`` joins the
+reports of the shards of one run; both exit 2 on a file that is not a complete report.
 """
 
 from __future__ import annotations
@@ -35,6 +38,17 @@ from gaple.conformance.engines import (
 from gaple.conformance.escape import printable
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, run_suite
+from gaple.conformance.summary import (
+    BadReport,
+    Report,
+    docs_base,
+    matrix_html,
+    matrix_text,
+    merge,
+    read_report,
+    write_records,
+)
+from gaple.conformance.vectors import cases_sha256, vector_set_of
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
 
@@ -66,7 +80,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument("--report", type=Path, help="write a JSON-lines report here")
     run.add_argument("--junit", type=Path, help="write JUnit XML here")
     run.add_argument("--max-fail", type=int, help="stop after N failed or errored cases")
+    _docs_argument(run)
     run.set_defaults(run=_run)
+
+    summary = inner.add_parser(
+        "summary", help="several saved reports side by side, by rule ID; --html writes a page"
+    )
+    summary.add_argument("reports", nargs="+", type=Path, metavar="REPORT")
+    summary.add_argument("--html", type=Path, help="write one self-contained HTML file here")
+    _docs_argument(summary)
+    summary.set_defaults(run=_summary)
+
+    merge = inner.add_parser("merge", help="join the reports of the shards of one run")
+    merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT")
+    merge.add_argument("--out", type=Path, required=True, help="write the merged report here")
+    merge.set_defaults(run=_merge)
 
     fuzz = inner.add_parser("fuzz", help="differential fuzzing with Hypothesis")
     _engine_arguments(fuzz)
@@ -104,6 +132,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "adapter", help="serve gaple itself as a protocol v1 adapter on stdin/stdout"
     )
     adapter.set_defaults(run=lambda _args: serve(sys.stdin, sys.stdout))
+
+
+def _docs_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--docs-url",
+        default=docs_base(),
+        metavar="URL",
+        help="root of the rules docs that failures link to (default: the package's "
+        "Documentation URL; without one, addresses are relative to the docs root)",
+    )
 
 
 def _engine_arguments(parser: argparse.ArgumentParser) -> None:
@@ -150,7 +188,8 @@ def _preflight(make_engine: Callable[[], Engine]) -> None:
         engine.close()
 
 
-def _cases(args: argparse.Namespace) -> list[dict[str, Any]]:
+def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every case read or built, and those selected by ``--variant``."""
     if args.cases is not None:
         from gaple.conformance.vectors import (  # noqa: PLC0415
             BadCases,
@@ -174,13 +213,13 @@ def _cases(args: argparse.Namespace) -> list[dict[str, Any]]:
         from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
 
         cases = all_cases()
-    if args.variant:
-        try:
-            names = {find_preset(name).name for name in args.variant}
-        except UnknownPreset as error:
-            raise UsageError(str(error)) from None
-        cases = [case for case in cases if case["variant"]["preset"] in names]
-    return cases
+    if not args.variant:
+        return cases, cases
+    try:
+        names = {find_preset(name).name for name in args.variant}
+    except UnknownPreset as error:
+        raise UsageError(str(error)) from None
+    return cases, [case for case in cases if case["variant"]["preset"] in names]
 
 
 NOTHING_CHECKED = 3
@@ -258,10 +297,12 @@ def _run_reported(
     began = time.perf_counter()
     refused: UsageError | None = None
     try:
-        cases = _cases(args)
+        every, cases = _cases(args)
         progress.total = len(cases)
         if report is not None:
             report.total = len(cases)
+            report.vectors = vector_set_of(every)
+            report.selection = (len(cases), cases_sha256(cases))
         _preflight(make_engine)
         summary = run_suite(
             cases,
@@ -287,7 +328,7 @@ def _run_reported(
         _write_junit(args.junit, junit_xml(summary, name=impl))
     if refused is not None:
         raise refused
-    print(summary_text(summary))
+    print(summary_text(summary, docs=args.docs_url))
     return signals.status() if summary.interrupted else _EXIT[summary.verdict]
 
 
@@ -305,6 +346,48 @@ def _write_junit(path: Path, text: str) -> None:
     except OSError as error:
         msg = f"--junit {path}: {error.strerror}"
         raise UsageError(msg) from None
+
+
+def _read_reports(paths: list[Path]) -> list[Report]:
+    try:
+        return [read_report(path) for path in paths]
+    except BadReport as error:
+        raise UsageError(str(error)) from None
+
+
+def _summary(args: argparse.Namespace) -> int:
+    reports = _read_reports(args.reports)
+    print(matrix_text(reports))
+    if args.html is not None:
+        try:
+            page = matrix_html(reports, docs=args.docs_url)
+        except BadReport as error:
+            raise UsageError(str(error)) from None
+        try:
+            args.html.write_text(page, encoding="utf-8")
+        except OSError as error:
+            msg = f"--html {args.html}: {error.strerror}"
+            raise UsageError(msg) from None
+        print(f"HTML report written to {args.html}")
+    return 0
+
+
+def _merge(args: argparse.Namespace) -> int:
+    try:
+        records = merge(_read_reports(args.reports))
+    except BadReport as error:
+        raise UsageError(str(error)) from None
+    try:
+        write_records(args.out, records)
+    except OSError as error:
+        msg = f"--out {args.out}: {error.strerror}"
+        raise UsageError(msg) from None
+    footer = records[-1]
+    print(
+        f"{len(records) - 2} cases of {len(args.reports)} shards merged into {args.out}: "
+        f"{footer['verdict']}"
+    )
+    return 0
 
 
 def _fuzz_variants(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:

@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import IO, Any
 
+from gaple import __version__
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.escape import printable
 from gaple.conformance.runner import STATUSES, CaseOutcome, EngineInfo, Summary
+from gaple.conformance.summary import docs_link
 
 __all__ = ["JsonLinesReport", "Progress", "junit_xml", "summary_text"]
 
@@ -61,15 +63,33 @@ class Progress:
 class JsonLinesReport:
     """The JSON-lines report, written and flushed as each case finishes.
 
-    Records: one ``header`` (engine, command, start time), one ``case`` per case, one
-    ``footer`` (counts and time). A run that is interrupted keeps every finished case.
+    Records: one ``header`` (engine, command, gaple's version and vector set, the selection
+    of cases, start time), one ``case`` per case, one ``footer`` (counts and time). A run that
+    is interrupted keeps every finished case. ``vectors`` names the set the cases were
+    selected from (:func:`~gaple.conformance.vectors.vector_set_of`); ``selection`` is the
+    number and hash
+    (:func:`~gaple.conformance.vectors.cases_sha256`) of the cases selected, before any
+    sharding, so the shards of one run share it; ``shard`` is ``(index, count)``, 1-based.
     """
 
-    def __init__(self, stream: IO[str], *, impl: str, total: int, levels: Sequence[str]) -> None:
+    def __init__(
+        self,
+        stream: IO[str],
+        *,
+        impl: str,
+        total: int,
+        levels: Sequence[str],
+        vectors: str | None = None,
+        selection: tuple[int, str] | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> None:
         self.stream = stream
         self.impl = impl
         self.total = total
         self.levels = list(levels)
+        self.vectors = vectors
+        self.selection = selection
+        self.shard = shard
         self._header = False
 
     def _write(self, record: dict[str, Any]) -> None:
@@ -83,17 +103,23 @@ class JsonLinesReport:
         if self._header:
             return
         self._header = True
-        self._write(
-            {
-                "type": "header",
-                "protocol": 1,
-                "impl": self.impl,
-                "engine": None if engine is None else _engine_json(engine),
-                "cases": self.total,
-                "levels": self.levels,
-                "started": datetime.now(UTC).isoformat(timespec="seconds"),
-            }
-        )
+        record: dict[str, Any] = {
+            "type": "header",
+            "protocol": 1,
+            "gaple": __version__,
+            "vectors": self.vectors,
+            "impl": self.impl,
+            "engine": None if engine is None else _engine_json(engine),
+            "cases": self.total,
+            "selection": None
+            if self.selection is None
+            else {"cases": self.selection[0], "sha256": self.selection[1]},
+            "levels": self.levels,
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        if self.shard is not None:
+            record["shard"] = {"index": self.shard[0], "count": self.shard[1]}
+        self._write(record)
 
     def case(self, outcome: CaseOutcome) -> None:
         """Write one case record."""
@@ -124,8 +150,9 @@ def _engine_json(engine: EngineInfo) -> dict[str, Any]:
     }
 
 
-def summary_text(summary: Summary, *, shown: int = 20) -> str:
-    """The table of outcomes per topic, cases per level, and the first failures."""
+def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) -> str:
+    """The table of outcomes per topic, cases per level, and the first failures, each with
+    the address of its rule in the docs (under ``docs``, else relative to the docs root)."""
     topics = sorted({o.topic.split("/")[0] for o in summary.outcomes})
     rows = [f"{'topic':<10} " + " ".join(f"{s:>8}" for s in STATUSES)]
     for topic in topics:
@@ -150,6 +177,9 @@ def summary_text(summary: Summary, *, shown: int = 20) -> str:
     bad = [o for o in summary.outcomes if o.status in ("failed", "errored")]
     for outcome in bad[:shown]:
         rows.append(f"{outcome.status.upper()} {printable(outcome.describe(), limit=_SHOWN)}")
+        link = None if outcome.rule is None else docs_link(outcome.rule, docs)
+        if link is not None:
+            rows.append(f"  docs of {outcome.rule}: {link}")
     if len(bad) > shown:
         rows.append(f"... and {len(bad) - shown} more (see --report)")
     skipped = Counter(o.message for o in summary.outcomes if o.status == "skipped")

@@ -22,7 +22,7 @@ from gaple.conformance.compare import Difference, compare_observation, compare_r
 from gaple.conformance.engines import Engine, EngineError
 from gaple.conformance.escape import printable
 from gaple.conformance.shapes import reply_problem
-from gaple.io import FormatError, deal_from_json, rules_from_json
+from gaple.io import FormatError, deal_from_json, rules_from_json, state_to_json
 from gaple.state import IllegalMove, State, apply, new_hand, parse_move
 
 __all__ = ["CaseOutcome", "EngineInfo", "Summary", "ask", "hello", "run_case", "run_suite"]
@@ -62,6 +62,8 @@ class CaseOutcome:
     difference: Difference | None = None
     message: str = ""
     rule_ids: tuple[str, ...] = field(default=())
+    position: State | None = None
+    """For a failure, the spec's position where the engine departed from it (for a picture)."""
 
     def to_json(self) -> dict[str, JSON]:
         """The report's ``case`` record."""
@@ -72,6 +74,7 @@ class CaseOutcome:
             "status": self.status,
             "seconds": round(self.seconds, 6),
             "levels": list(self.levels),
+            "rule_ids": list(self.rule_ids),
         }
         if self.status == "failed" and self.difference is not None:
             record |= {
@@ -83,6 +86,8 @@ class CaseOutcome:
                 "expected": self.difference.expected,
                 "actual": self.difference.actual,
             }
+            if self.position is not None:
+                record["position"] = state_to_json(self.position)
         if self.message:
             record["message"] = self.message
         return record
@@ -136,11 +141,18 @@ def _show(reply: Mapping[str, JSON]) -> str:
 
 
 class _Failed(Exception):
-    def __init__(self, difference: Difference, step: int, action: Mapping[str, JSON] | None):
+    def __init__(
+        self,
+        difference: Difference,
+        step: int,
+        action: Mapping[str, JSON] | None,
+        position: State,
+    ) -> None:
         super().__init__(difference.describe())
         self.difference = difference
         self.step = step
         self.action = action
+        self.position = position
 
 
 def run_case(
@@ -196,6 +208,7 @@ def run_case(
             seat=None if action is None else action["seat"],
             action=None if action is None else action["move"],
             difference=failure.difference,
+            position=failure.position,
         )
     return CaseOutcome(
         **base, status="passed", seconds=time.perf_counter() - began, levels=compared
@@ -227,7 +240,7 @@ def _observe(
         raise EngineError(msg)
     difference = compare_observation(expected, shown, spec, levels)
     if difference is not None:
-        raise _Failed(difference, step, action)
+        raise _Failed(difference, step, action, spec)
 
 
 def _play_case(
@@ -248,21 +261,21 @@ def _play_case(
             wanted = f"rejected ({error['code']})"
             if verdict == "ok":
                 raise _Failed(
-                    Difference("verdict", error["rule"], wanted, "accepted"), number, action
+                    Difference("verdict", error["rule"], wanted, "accepted"), number, action, spec
                 )
             level = error_level(error["code"], action["move"])
             if info.error_codes and level in levels and reply.get("code") != error["code"]:
                 difference = Difference("code", error["rule"], error["code"], reply.get("code"))
-                raise _Failed(difference, number, action)
+                raise _Failed(difference, number, action, spec)
             if "rules" in levels and level in levels and reply.get("rule") != error["rule"]:
                 difference = Difference("rule", error["rule"], error["rule"], reply.get("rule"))
-                raise _Failed(difference, number, action)
+                raise _Failed(difference, number, action, spec)
         else:
             move = parse_move(action["move"])
             if verdict == "rejected":
                 shown = f"rejected ({reply.get('code')}: {reply.get('message', '')})"
                 rule = move_rule(spec, move)
-                raise _Failed(Difference("verdict", rule, "accepted", shown), number, action)
+                raise _Failed(Difference("verdict", rule, "accepted", shown), number, action, spec)
             try:
                 spec = apply(spec, move, action["seat"])
             except IllegalMove as error:
@@ -278,7 +291,7 @@ def _play_case(
             raise EngineError(msg)
         mismatch = compare_result(result, claimed, spec, levels)
         if mismatch is not None:
-            raise _Failed(mismatch, len(case["steps"]), None)
+            raise _Failed(mismatch, len(case["steps"]), None, spec)
 
 
 @frozen

@@ -9,6 +9,7 @@ gaple's, so a build may overwrite and prune it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import importlib.resources
@@ -35,11 +36,13 @@ __all__ = [
     "MissingJsonSchema",
     "UnsafeTarget",
     "build",
+    "cases_sha256",
     "check",
     "dumps",
     "load_cases",
     "texts",
     "vector_set",
+    "vector_set_of",
     "write",
 ]
 
@@ -81,12 +84,31 @@ def build() -> dict[str, str]:
     """Every file of the spec directory by relative path, as text."""
     files = {path: dumps(schema) for path, schema in SCHEMAS.items()}
     for case in all_cases():
-        path = f"{VECTORS_DIR}/{case['topic']}/{case['id']}.json"
+        path = _case_path(case)
         if path in files:
             msg = f"two cases are called {case['id']}"
             raise AssertionError(msg)
         files[path] = dumps(case)
     return files
+
+
+def _case_path(case: dict[str, Any]) -> str:
+    return f"{VECTORS_DIR}/{case['topic']}/{case['id']}.json"
+
+
+def _digest(files: Iterable[tuple[str, str]]) -> str:
+    digest = hashlib.sha256()
+    for path, text in sorted(files):
+        digest.update(f"{path}\n{text}\n".encode())
+    return digest.hexdigest()
+
+
+def cases_sha256(cases: Iterable[dict[str, Any]]) -> str:
+    """The hash of a selection of cases, as a report's header records it: SHA-256 (hex) over
+    each case's path (``vectors/v1/<topic>/<id>.json``), a newline, its file as ``gaple
+    vectors build`` writes it, and a newline, in path order. Every case of the vector set gives
+    the hash that :func:`vector_set` shortens to 16 digits."""
+    return _digest((_case_path(case), dumps(case)) for case in cases)
 
 
 def texts() -> dict[str, str]:
@@ -110,15 +132,28 @@ def vector_set(files: dict[str, str] | None = None) -> str:
     hash of their files (SHA-256 over each path and text, in path order), e.g. ``case format
     1, vectors/v1, 188 cases, sha256 0123456789abcdef``. Two gaples that print the same line
     check engines against the same cases."""
-    built = build() if files is None else files
-    cases = sorted(path for path in built if path.startswith(VECTORS_DIR + "/"))
-    digest = hashlib.sha256()
-    for path in cases:
-        digest.update(f"{path}\n{built[path]}\n".encode())
+    if files is None:
+        return _built_set()
+    cases = [(path, text) for path, text in files.items() if path.startswith(VECTORS_DIR + "/")]
     return (
         f"case format {CASE_FORMAT}, {VECTORS_DIR}, {len(cases)} cases, "
-        f"sha256 {digest.hexdigest()[:16]}"
+        f"sha256 {_digest(cases)[:16]}"
     )
+
+
+def vector_set_of(cases: list[dict[str, Any]]) -> str:
+    """:func:`vector_set`'s line for the given cases (the same line for the same cases, built
+    or read from files)."""
+    return (
+        f"case format {CASE_FORMAT}, {VECTORS_DIR}, {len(cases)} cases, "
+        f"sha256 {cases_sha256(cases)[:16]}"
+    )
+
+
+@functools.cache
+def _built_set() -> str:
+    # Building takes a second or so; a run's report header and --version each need it once.
+    return vector_set(build())
 
 
 def write(out: Path, files: dict[str, str]) -> int:

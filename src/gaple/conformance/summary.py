@@ -1,0 +1,471 @@
+"""Saved conformance reports, read back: several engines side by side, shards merged, HTML.
+
+A report is the JSON-lines file of ``gaple conformance run --report`` (``spec/PROTOCOL.md``,
+"Reports"): a ``header``, one ``case`` record per case, a ``footer``. :func:`read_report` reads
+one and refuses, with the file and line, anything that is not a complete report;
+:func:`matrix_text` and :func:`matrix_html` show several side by side, rows by rule ID;
+:func:`merge` joins the shards of one run. Everything an engine wrote is escaped
+(:func:`~gaple.conformance.escape.printable`, then HTML-escaped in the HTML file).
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.metadata
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from attrs import frozen
+
+from gaple.conformance.bounded import Limits, Refused, parse
+from gaple.conformance.escape import printable
+from gaple.conformance.runner import STATUSES
+from gaple.io import FormatError, state_from_json
+from gaple.registry import RULES, rule_url
+from gaple.render import state_svg
+
+__all__ = [
+    "ALL_CASES",
+    "BadReport",
+    "Report",
+    "docs_base",
+    "docs_link",
+    "matrix_html",
+    "matrix_text",
+    "merge",
+    "read_report",
+    "rule_rows",
+    "write_records",
+]
+
+JSON = Any
+
+_LIMITS = Limits(max_bytes=8 << 20, max_depth=40)
+"""One record may quote an engine's reply (up to 1 MiB, written as ASCII JSON: each other
+character six bytes) a few levels deep."""
+
+_SHOWN = 1000
+"""Characters of one value an engine wrote that are shown."""
+
+ALL_CASES = "all cases"
+"""The last row of the matrix: every case once."""
+
+
+class BadReport(ValueError):
+    """A file that is not a complete conformance report; the message says where and why."""
+
+
+@frozen
+class Report:
+    """One report file, read and checked."""
+
+    path: str
+    header: dict[str, JSON]
+    cases: tuple[dict[str, JSON], ...]
+    footer: dict[str, JSON]
+
+    @property
+    def label(self) -> str:
+        """The engine's name and version as it gave them (escaped), else the command."""
+        engine = self.header.get("engine")
+        if isinstance(engine, dict):
+            return printable(f"{engine['name']} {engine['version']}".strip(), limit=80)
+        return printable(str(self.header["impl"]), limit=80)
+
+
+def _need(record: dict[str, JSON], key: str, kinds: tuple[type, ...], where: str) -> JSON:
+    if key not in record:
+        msg = f"{where}: no {key!r} field"
+        raise BadReport(msg)
+    value = record[key]
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        msg = f"{where}: {key!r} has the wrong type ({type(value).__name__})"
+        raise BadReport(msg)
+    return value
+
+
+def _check_header(record: dict[str, JSON], where: str) -> None:
+    if record.get("type") != "header" or record.get("protocol") != 1:
+        msg = f"{where}: not a conformance report (the first line is not a protocol 1 header)"
+        raise BadReport(msg)
+    _need(record, "impl", (str,), where)
+    _need(record, "engine", (dict, type(None)), where)
+    _need(record, "levels", (list,), where)
+    _need(record, "cases", (int,), where)
+    _need(record, "gaple", (str,), where)
+    _need(record, "vectors", (str, type(None)), where)
+    _need(record, "selection", (dict, type(None)), where)
+    engine = record["engine"]
+    if engine is not None:
+        _need(engine, "name", (str,), f"{where}: engine")
+        _need(engine, "version", (str,), f"{where}: engine")
+    if "shard" in record:
+        shard = _need(record, "shard", (dict,), where)
+        index = _need(shard, "index", (int,), f"{where}: shard")
+        count = _need(shard, "count", (int,), f"{where}: shard")
+        if not 1 <= index <= count:
+            msg = f"{where}: shard {index} of {count} does not exist"
+            raise BadReport(msg)
+
+
+def _check_case(record: dict[str, JSON], where: str) -> None:
+    _need(record, "case", (str,), where)
+    _need(record, "topic", (str,), where)
+    status = _need(record, "status", (str,), where)
+    if status not in STATUSES:
+        msg = f"{where}: unknown status {printable(status, limit=40)!r}"
+        raise BadReport(msg)
+    ids = _need(record, "rule_ids", (list,), where)
+    if not all(isinstance(rule_id, str) for rule_id in ids):
+        msg = f"{where}: 'rule_ids' holds something other than text"
+        raise BadReport(msg)
+    if status == "failed":
+        _need(record, "rule", (str, type(None)), where)
+        _need(record, "field", (str,), where)
+        _need(record, "position", (dict,), where)
+        for key in ("expected", "actual"):
+            if key not in record:
+                msg = f"{where}: no {key!r} field"
+                raise BadReport(msg)
+    if "message" in record:
+        _need(record, "message", (str,), where)
+
+
+def read_report(path: Path) -> Report:
+    """Read and check one report file.
+
+    Raises:
+        BadReport: the file cannot be read, a line is not JSON, a record is not what the
+            protocol says, the footer is missing (a truncated file) or its counts disagree
+            with the case records.
+    """
+    name = str(path)
+    header: dict[str, JSON] | None = None
+    cases: list[dict[str, JSON]] = []
+    footer: dict[str, JSON] | None = None
+    try:
+        with path.open("rb") as stream:
+            for number, line in enumerate(stream, start=1):
+                where = f"{name}:{number}"
+                if footer is not None:
+                    msg = f"{where}: a record after the footer"
+                    raise BadReport(msg)
+                try:
+                    record = parse(line, _LIMITS)
+                except Refused as error:
+                    msg = f"{where}: {error.message}"
+                    raise BadReport(msg) from None
+                if not isinstance(record, dict):
+                    msg = f"{where}: a record is a JSON object, not {type(record).__name__}"
+                    raise BadReport(msg)
+                if header is None:
+                    _check_header(record, where)
+                    header = record
+                elif record.get("type") == "case":
+                    _check_case(record, where)
+                    cases.append(record)
+                elif record.get("type") == "footer":
+                    counts = _need(record, "counts", (dict,), where)
+                    _need(record, "verdict", (str,), where)
+                    _need(record, "seconds", (int, float), where)
+                    found = Counter(case["status"] for case in cases)
+                    if any(counts.get(status) != found[status] for status in STATUSES):
+                        msg = (
+                            f"{where}: the footer's counts {printable(json.dumps(counts))} "
+                            f"disagree with the {len(cases)} case records"
+                        )
+                        raise BadReport(msg)
+                    footer = record
+                else:
+                    msg = f"{where}: a record of unknown type (expected 'case' or 'footer')"
+                    raise BadReport(msg)
+    except OSError as error:
+        msg = f"{name}: {error.strerror}"
+        raise BadReport(msg) from None
+    if header is None:
+        msg = f"{name}: empty, not a conformance report"
+        raise BadReport(msg)
+    if footer is None:
+        msg = f"{name}: truncated: no footer after {len(cases)} case records"
+        raise BadReport(msg)
+    return Report(name, header, tuple(cases), footer)
+
+
+def _rows_of(case: dict[str, JSON]) -> list[str]:
+    # A failed case is evidence against the rule it broke and says nothing of the others.
+    if case["status"] == "failed":
+        return [case["rule"] or "(no rule ID)"]
+    return list(case["rule_ids"])
+
+
+def rule_rows(reports: Sequence[Report]) -> dict[str, list[Counter[str]]]:
+    """The matrix: for each rule ID (registry order, then unknown IDs), one count of cases per
+    status for each report, and the row :data:`ALL_CASES` (every case once).
+
+    A case counts in the row of every rule it exercises (its ``rule_ids``), except a failed
+    case, which counts only in the row of the rule it broke.
+    """
+    found: dict[str, list[Counter[str]]] = {}
+    for column, report in enumerate(reports):
+        for case in report.cases:
+            for rule_id in _rows_of(case):
+                row = found.setdefault(rule_id, [Counter() for _ in reports])
+                row[column][case["status"]] += 1
+    order = [rule_id for rule_id in RULES if rule_id in found]
+    order += sorted(rule_id for rule_id in found if rule_id not in RULES)
+    rows = {rule_id: found[rule_id] for rule_id in order}
+    rows[ALL_CASES] = [Counter(case["status"] for case in report.cases) for report in reports]
+    return rows
+
+
+def _shown_id(rule_id: str) -> str:
+    return printable(rule_id, limit=60)
+
+
+def matrix_text(reports: Sequence[Report]) -> str:
+    """The matrix as a table for the terminal: engines numbered above, four columns each."""
+    lines = [
+        f"[{n}] {report.label}: {printable(report.footer.get('verdict', '?'), limit=40)} "
+        f"({printable(report.path)})"
+        for n, report in enumerate(reports, start=1)
+    ]
+    rows = rule_rows(reports)
+    width = max(len(_shown_id(rule_id)) for rule_id in rows)
+    cell = 8
+    lines.append(
+        " " * width + "".join(f" | [{n}]".ljust(4 * cell + 3) for n in range(1, len(reports) + 1))
+    )
+    names = "".join(f"{status:>{cell}}" for status in STATUSES)
+    lines.append(f"{'rule ID':<{width}}" + f" | {names}" * len(reports))
+    for rule_id, counts in rows.items():
+        cells = "".join(
+            " | " + "".join(f"{count[status]:>{cell}}" for status in STATUSES) for count in counts
+        )
+        lines.append(f"{_shown_id(rule_id):<{width}}{cells}")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def docs_base() -> str | None:
+    """The public docs' address: the ``Documentation`` project URL of the installed gaple, if
+    it declares one."""
+    try:
+        urls: list[str] = importlib.metadata.metadata("gaple").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "documentation" and url.strip():
+            return url.strip()
+    return None
+
+
+def docs_link(rule_id: str, base: str | None) -> str | None:
+    """Where the docs explain ``rule_id``: under ``base`` when given, else relative to the
+    docs root (``rules/turn.html#rule-play-match-end``); None for an ID not in the registry."""
+    if rule_id not in RULES:
+        return None
+    return rule_url(rule_id) if base is None else f"{base.rstrip('/')}/{rule_url(rule_id)}"
+
+
+def merge(reports: Sequence[Report]) -> list[dict[str, JSON]]:
+    """The records of one report made of the shards of one run, cases in the run's order.
+
+    Raises:
+        BadReport: a report is not a shard, the shards are of different runs (engine, gaple,
+            vector set, selection of cases, levels), or a shard is missing or given twice.
+    """
+    first = reports[0]
+    same = ("impl", "engine", "gaple", "vectors", "selection", "levels")
+    seen: dict[int, Report] = {}
+    count = None
+    for report in reports:
+        shard = report.header.get("shard")
+        if shard is None:
+            msg = f"{report.path}: not a shard (its header has no 'shard')"
+            raise BadReport(msg)
+        for key in same:
+            if report.header.get(key) != first.header.get(key):
+                msg = f"{report.path}: not from the same run as {first.path} (its {key!r} differs)"
+                raise BadReport(msg)
+        if count is not None and shard["count"] != count:
+            msg = f"{report.path}: shard of {shard['count']}, but {first.path} is one of {count}"
+            raise BadReport(msg)
+        count = shard["count"]
+        if shard["index"] in seen:
+            msg = (
+                f"{report.path}: shard {shard['index']}/{count} given twice "
+                f"(also {seen[shard['index']].path})"
+            )
+            raise BadReport(msg)
+        seen[shard["index"]] = report
+    assert count is not None
+    missing = [str(index) for index in range(1, count + 1) if index not in seen]
+    if missing:
+        msg = f"shard {', '.join(missing)} of {count} missing"
+        raise BadReport(msg)
+    shards = [seen[index] for index in range(1, count + 1)]
+    # Case k of the run is in shard (k mod N) + 1: taking the shards in turn restores the order.
+    ordered: list[dict[str, JSON]] = []
+    for k in range(max(len(shard.cases) for shard in shards)):
+        ordered.extend(shard.cases[k] for shard in shards if k < len(shard.cases))
+    header = {key: value for key, value in first.header.items() if key != "shard"}
+    header["cases"] = sum(shard.header["cases"] for shard in shards)
+    header["started"] = min(str(shard.header.get("started", "")) for shard in shards)
+    counts = {status: sum(case["status"] == status for case in ordered) for status in STATUSES}
+    bad = counts["failed"] + counts["errored"]
+    footer = {
+        "type": "footer",
+        "counts": counts,
+        "seconds": round(sum(float(shard.footer.get("seconds", 0)) for shard in shards), 3),
+        "stopped_early": any(shard.footer.get("stopped_early") for shard in shards),
+        "interrupted": any(shard.footer.get("interrupted") for shard in shards),
+        "verdict": "does not conform"
+        if bad
+        else ("conforms" if counts["passed"] else "nothing checked"),
+    }
+    return [header, *ordered, footer]
+
+
+def _e(value: JSON) -> str:
+    """Text for the HTML page: hidden characters escaped, cut, then HTML-escaped."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return html.escape(printable(text, limit=_SHOWN), quote=True)
+
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse;margin:1em 0}
+th,td{border:1px solid #bbb;padding:.2em .5em;text-align:right}
+th.rule,td.rule{text-align:left;font-family:monospace}
+td.failed.n,td.errored.n{background:#f6c6c6;font-weight:bold}
+td.passed.n{background:#d4efd4}
+td.skipped.n{background:#eee}
+.failure{border:1px solid #d88;border-radius:4px;padding:.5em 1em;margin:1em 0}
+pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:.4em}
+.position svg{max-width:100%;height:auto}
+"""
+
+
+def _link(rule_id: str, base: str | None) -> str:
+    link = docs_link(rule_id, base)
+    if link is None:
+        return f"<code>{_e(rule_id)}</code> (not in this gaple's rules)"
+    if base is None:
+        return f"<code>{_e(rule_id)}</code>, in the docs at <code>{_e(link)}</code>"
+    return f'<a href="{_e(link)}"><code>{_e(rule_id)}</code></a>'
+
+
+def _position(case: dict[str, JSON], where: str) -> str:
+    try:
+        state = state_from_json(case["position"], "$.position")
+    except FormatError as error:
+        msg = f"{where}: case {printable(case['case'], limit=80)}: {error}"
+        raise BadReport(msg) from None
+    return state_svg(state)
+
+
+def _failure(column: int, report: Report, case: dict[str, JSON], base: str | None) -> str:
+    rule_id = case["rule"] or "(no rule ID)"
+    rule = RULES.get(rule_id)
+    where = "at the start" if not case.get("step") else f"at step {case['step']}"
+    if case.get("action") is not None:
+        where += f" (seat {_e(case.get('seat'))}: {_e(case['action'])})"
+    parts = [
+        f'<section class="failure" data-engine="{column}" data-case="{_e(case["case"])}">',
+        f"<h3>[{column}] {_e(case['case'])}: {where}, field <code>{_e(case['field'])}</code></h3>",
+        f"<p>Rule {_link(rule_id, base)}"
+        + (f": {html.escape(rule.statement)}" if rule is not None else "")
+        + "</p>",
+        f'<p>Expected:</p><pre class="expected">{_e(case["expected"])}</pre>',
+        f'<p>Actual:</p><pre class="actual">{_e(case["actual"])}</pre>',
+        "<p>The position in the spec at that point:</p>",
+        f'<div class="position">{_position(case, report.path)}</div>',
+        "</section>",
+    ]
+    return "\n".join(parts)
+
+
+def _errored(column: int, case: dict[str, JSON]) -> str:
+    return (
+        f'<section class="failure errored" data-engine="{column}" data-case="{_e(case["case"])}">'
+        f"<h3>[{column}] {_e(case['case'])}: errored</h3>"
+        f'<pre class="message">{_e(case.get("message", ""))}</pre></section>'
+    )
+
+
+def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
+    """One self-contained HTML page: the matrix, then every failure and error of each engine
+    (expected and actual, the rule's text and docs link, the position drawn), then the reasons
+    for skipping. No script, no
+    external resource; a Content-Security-Policy forbids both should anything slip through.
+
+    Raises:
+        BadReport: a failure's position does not replay.
+    """
+    rows = rule_rows(reports)
+    head = "".join(
+        f'<th colspan="4" data-engine="{n}">[{n}] {_e(r.label)}<br>'
+        f"<small>{_e(r.footer.get('verdict', '?'))}; {_e(r.path)}</small></th>"
+        for n, r in enumerate(reports, start=1)
+    )
+    names = "".join(f"<th>{status}</th>" for status in STATUSES) * len(reports)
+    body = []
+    for rule_id, counts in rows.items():
+        cells = "".join(
+            f'<td class="{status}{" n" if count[status] else ""}" data-engine="{n}" '
+            f'data-status="{status}">{count[status]}</td>'
+            for n, count in enumerate(counts, start=1)
+            for status in STATUSES
+        )
+        body.append(
+            f'<tr data-rule="{_e(rule_id)}"><td class="rule">{_e(rule_id)}</td>{cells}</tr>'
+        )
+    details: list[str] = []
+    for n, report in enumerate(reports, start=1):
+        for case in report.cases:
+            if case["status"] == "failed":
+                details.append(_failure(n, report, case, docs))
+            elif case["status"] == "errored":
+                details.append(_errored(n, case))
+    skips = "".join(
+        f'<li data-engine="{n}">[{n}] {count} skipped: {_e(reason)}</li>'
+        for n, report in enumerate(reports, start=1)
+        for reason, count in Counter(
+            str(case.get("message", "")) for case in report.cases if case["status"] == "skipped"
+        ).most_common()
+    )
+    headers = "".join(
+        f"<li>[{n}] gaple {_e(r.header['gaple'])}, vectors {_e(r.header['vectors'])}, "
+        f"cases sha256 {_e((r.header['selection'] or {}).get('sha256', '?'))}</li>"
+        for n, r in enumerate(reports, start=1)
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta http-equiv="Content-Security-Policy" '
+        "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+        "<title>Gaple conformance report</title>"
+        f"<style>{_CSS}</style></head><body>\n"
+        "<h1>Gaple conformance report</h1>\n"
+        "<p>Cases by rule ID: a case counts under every rule it exercises, a failed case only "
+        "under the rule it broke; the last row counts every case once.</p>\n"
+        f'<table class="matrix"><thead><tr><th rowspan="2" class="rule">rule ID</th>{head}</tr>'
+        f"<tr>{names}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>\n"
+        f'<ul class="runs">{headers}</ul>\n'
+        f"<h2>Failures and errors ({len(details)})</h2>\n" + "\n".join(details) + "\n"
+        f'<h2>Skipped, by reason</h2>\n<ul class="skipped">{skips}</ul>\n'
+        "</body></html>\n"
+    )
+
+
+def write_records(path: Path, records: Iterable[dict[str, JSON]]) -> None:
+    """Write report records as JSON lines (ASCII, as the runner writes them).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    with path.open("w", encoding="utf-8") as stream:
+        for record in records:
+            stream.write(json.dumps(record) + "\n")

@@ -1,0 +1,347 @@
+"""Reports people read: the header's provenance, docs links on failures, the side-by-side
+summary, merging shards, and the HTML page (checked as text here, in a browser in
+test_report_browser.py). Expected values are reasoned by hand from small reports written here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gaple.conformance.summary as summary_module
+from gaple import __version__
+from gaple.cli import build_parser, main
+from gaple.conformance.compare import Difference
+from gaple.conformance.report import summary_text
+from gaple.conformance.runner import CaseOutcome, Summary
+from gaple.conformance.summary import matrix_html, read_report
+from gaple.deal import Deal
+from gaple.io import state_to_json
+from gaple.presets import ruleset
+from gaple.state import apply, new_hand, parse_move
+from gaple.tiles import Tile
+
+JSON = Any
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "spec"
+ENGINE = {"name": "toy", "version": "1", "levels": ["line"], "error_codes": False}
+INJECTED = "<script>window.pwned = 1</script>"
+
+
+def _position() -> dict[str, JSON]:
+    # domino4d: four seats of seven; seat 0 holds 0-0 and leads it (the double-blank opener).
+    tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+    hands = tuple(tuple(tiles[7 * seat : 7 * seat + 7]) for seat in range(4))
+    state = new_hand(ruleset("domino4d"), Deal(hands))
+    return state_to_json(apply(state, parse_move("lead 0-0")))
+
+
+def _header(**extra: JSON) -> dict[str, JSON]:
+    return {
+        "type": "header",
+        "protocol": 1,
+        "gaple": "0.1.0",
+        "vectors": "case format 1, vectors/v1, 4 cases, sha256 0000",
+        "impl": "python toy.py",
+        "engine": ENGINE,
+        "cases": 4,
+        "selection": {"cases": 4, "sha256": "ab" * 32},
+        "levels": ["line"],
+        "started": "2026-01-01T00:00:00+00:00",
+        **extra,
+    }
+
+
+def _case(case: str, status: str, rule_ids: list[str], **extra: JSON) -> dict[str, JSON]:
+    record = {"type": "case", "case": case, "topic": "play", "status": status}
+    return {**record, "seconds": 0.1, "levels": ["line"], "rule_ids": rule_ids, **extra}
+
+
+def _failed(case: str, rule_ids: list[str], actual: JSON = "[[0, 0]]") -> dict[str, JSON]:
+    return _case(
+        case,
+        "failed",
+        rule_ids,
+        rule="play.match-end",
+        step=1,
+        seat=0,
+        action="lead 0-0",
+        field="line",
+        expected=[[0, 0]],
+        actual=actual,
+        position=_position(),
+    )
+
+
+def _footer(cases: list[dict[str, JSON]]) -> dict[str, JSON]:
+    counts = {s: sum(c["status"] == s for c in cases) for s in ("passed", "failed", "skipped")}
+    counts["errored"] = sum(c["status"] == "errored" for c in cases)
+    return {"type": "footer", "counts": counts, "seconds": 1.0, "verdict": "does not conform"}
+
+
+def _write(path: Path, records: list[dict[str, JSON]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+FOUR = [
+    _case("c1", "passed", ["tiles.set", "play.match-end"]),
+    _failed("c2", ["tiles.set", "play.match-end", "end.out"], actual=INJECTED),
+    _case("c3", "skipped", ["end.out"], message="unsupported by the engine: no"),
+    _case("c4", "errored", ["tiles.set"], message="crashed: <b>boom</b>"),
+]
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> Path:
+    return _write(tmp_path / "toy.jsonl", [_header(), *FOUR, _footer(FOUR)])
+
+
+def test_run_header_names_gaple_the_vector_set_and_a_hash_of_the_cases(tmp_path: Path) -> None:
+    report = tmp_path / "r.jsonl"
+    argv = ["conformance", "run", "--reference", "--variant", "domino4d", "--level", "line"]
+    assert main([*argv, "--report", str(report)]) == 0
+    header = json.loads(report.read_text().splitlines()[0])
+    assert header["gaple"] == __version__
+    # The documented hash, computed here from the committed files: path, newline, text,
+    # newline, in path order; over every case it gives the 16 digits `gaple --version` shows.
+    every = sorted((SPEC / "vectors/v1").rglob("*.json"), key=lambda p: p.as_posix())
+
+    def digest(paths: list[Path]) -> str:
+        sha = hashlib.sha256()
+        for path in paths:
+            name = path.relative_to(SPEC).as_posix()
+            sha.update(f"{name}\n{path.read_text(encoding='utf-8')}\n".encode())
+        return sha.hexdigest()
+
+    ours = [p for p in every if json.loads(p.read_text())["variant"]["preset"] == "domino4d"]
+    assert header["selection"] == {"cases": len(ours), "sha256": digest(ours)}
+    assert header["vectors"] == (
+        f"case format 1, vectors/v1, {len(every)} cases, sha256 {digest(every)[:16]}"
+    )
+    assert "shard" not in header
+
+
+def _failure_summary() -> Summary:
+    outcome = CaseOutcome(
+        case="c2",
+        topic="play",
+        status="failed",
+        seconds=0.1,
+        rule="play.match-end",
+        step=1,
+        action="lead 0-0",
+        difference=Difference("line", "play.match-end", [[0, 0]], []),
+    )
+    return Summary((outcome,), 0.1, None, False)
+
+
+def test_a_printed_failure_carries_the_docs_address_of_its_rule() -> None:
+    # play.match-end is in the section Turn, so on rules/turn, anchored rule-play-match-end.
+    text = summary_text(_failure_summary())
+    assert "  docs of play.match-end: rules/turn.html#rule-play-match-end" in text
+    linked = summary_text(_failure_summary(), docs="https://docs.example/gaple/")
+    assert "https://docs.example/gaple/rules/turn.html#rule-play-match-end" in linked
+
+
+def test_a_run_links_its_failures_and_records_where_the_spec_stood(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "r.jsonl"
+    # The seeded bug lays a tile on the other end than the one named: it breaks play.match-end.
+    engine = f"{sys.executable} {ROOT / 'examples/bugs/adapter.py'} --bug wrong-end"
+    argv = ["conformance", "run", "--impl", engine, "--variant", "domino4d", "--max-fail", "1"]
+    argv += ["--report", str(report), "--docs-url", "https://docs.example/gaple"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert (
+        "docs of play.match-end: https://docs.example/gaple/rules/turn.html#rule-play-match-end"
+        in out
+    )
+    failed = [case for case in read_report(report).cases if case["status"] == "failed"]
+    assert [case["rule"] for case in failed] == ["play.match-end"]
+    # A failure seen in the state after step k: the spec had played k actions by then; a
+    # verdict (accepting or refusing step k) is judged before the spec plays it.
+    first = failed[0]
+    played = first["step"] - (first["field"] == "verdict")
+    assert len(first["position"]["actions"]) == played
+    assert "play.match-end" in failed[0]["rule_ids"]
+
+
+def test_summary_counts_cases_by_rule_for_each_engine(
+    toy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clean = [_case("c1", "passed", ["tiles.set"]), _case("c2", "passed", ["tiles.set"])]
+    other = _write(tmp_path / "other.jsonl", [_header(), *clean, _footer(clean)])
+    assert main(["conformance", "summary", str(toy), str(other)]) == 0
+    rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()}
+    # toy: tiles.set has c1 passed and c4 errored; c2 failed on play.match-end, so it counts
+    # only there; c3 is skipped under end.out. other: both cases passed under tiles.set.
+    # Columns: rule, then | passed failed skipped errored for each engine.
+    assert rows["tiles.set"] == ["tiles.set", "|", "1", "0", "0", "1", "|", "2", "0", "0", "0"]
+    assert rows["play.match-end"][1:6] == ["|", "1", "1", "0", "0"]
+    assert rows["end.out"][1:6] == ["|", "0", "0", "1", "0"]
+    assert rows["all"] == ["all", "cases", "|", "1", "1", "1", "1", "|", "2", "0", "0", "0"]
+
+
+def _shards(tmp_path: Path, selection: str = "ab" * 32) -> list[Path]:
+    # Five cases c0..c4 in two shards: case k is in shard (k % 2) + 1.
+    cases = [_case(f"c{k}", "passed", ["tiles.set"]) for k in range(5)]
+    paths = []
+    for index in (1, 2):
+        mine = cases[index - 1 :: 2]
+        header = _header(shard={"index": index, "count": 2}, cases=len(mine))
+        header["selection"] = {"cases": 5, "sha256": selection}
+        paths.append(_write(tmp_path / f"s{index}.jsonl", [header, *mine, _footer(mine)]))
+    return paths
+
+
+def test_merge_joins_the_shards_of_one_run_in_the_runs_order(tmp_path: Path) -> None:
+    out = tmp_path / "all.jsonl"
+    one, two = _shards(tmp_path)
+    assert main(["conformance", "merge", str(two), str(one), "--out", str(out)]) == 0
+    merged = read_report(out)
+    assert [c["case"] for c in merged.cases] == ["c0", "c1", "c2", "c3", "c4"]
+    assert "shard" not in merged.header
+    assert merged.header["cases"] == 5
+    assert merged.footer["counts"] == {"passed": 5, "failed": 0, "skipped": 0, "errored": 0}
+    assert merged.footer["verdict"] == "conforms"
+
+
+def test_merge_refuses_shards_missing_twice_or_of_another_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one, two = _shards(tmp_path)
+    out = str(tmp_path / "all.jsonl")
+    assert main(["conformance", "merge", str(one), "--out", out]) == 2
+    assert "shard 2 of 2 missing" in capsys.readouterr().err
+    assert main(["conformance", "merge", str(one), str(two), str(one), "--out", out]) == 2
+    assert "shard 1/2 given twice" in capsys.readouterr().err
+    (tmp_path / "b").mkdir()
+    _, stranger = _shards(tmp_path / "b", selection="cd" * 32)
+    assert main(["conformance", "merge", str(one), str(stranger), "--out", out]) == 2
+    assert "not from the same run" in capsys.readouterr().err
+    plain = _write(tmp_path / "plain.jsonl", [_header(), *FOUR, _footer(FOUR)])
+    assert main(["conformance", "merge", str(plain), "--out", out]) == 2
+    assert "not a shard" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("lines", "words"),
+    [
+        ([], "empty, not a conformance report"),
+        (['{"type": "case"}'], ":1: not a conformance report"),
+        ([json.dumps(_header()), "{not json"], ":2: not JSON"),
+        ([json.dumps(_header()), json.dumps(_case("c1", "passed", []))], "truncated: no footer"),
+        ([json.dumps(_header()), json.dumps(_footer(FOUR))], ":2: the footer's counts"),
+        ([json.dumps(_header()), json.dumps(_case("c", "won", []))], ":2: unknown status"),
+        ([json.dumps(_header()), json.dumps(_footer([])), "{}"], ":3: a record after the foot"),
+        ([json.dumps({**_header(), "gaple": 1})], ":1: 'gaple' has the wrong type"),
+        (["[1, 2]"], ":1: a record is a JSON object"),
+        ([json.dumps(_header(shard=[1, 2]))], ":1: 'shard' has the wrong type"),
+        ([json.dumps(_header(shard={"index": 3, "count": 2}))], ":1: shard 3 of 2 does not"),
+        ([json.dumps(_header()), json.dumps({**_footer([]), "verdict": 1})], ":2: 'verdict'"),
+    ],
+)
+def test_a_bad_report_is_one_located_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], words: str
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(line + "\n" for line in lines))
+    assert main(["conformance", "summary", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"gaple conformance: error: {bad}")
+    assert words in err
+
+
+def test_the_summary_escapes_what_the_engine_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = _header(engine={**ENGINE, "name": "bad\x1b[2Jname"})
+    path = _write(tmp_path / "r.jsonl", [header, _footer([])])
+    assert main(["conformance", "summary", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "[1] bad\\x1b[2Jname 1: does not conform" in out
+    assert "\x1b" not in out
+
+
+def test_a_missing_report_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["conformance", "summary", str(tmp_path / "none.jsonl")]) == 2
+    assert "No such file" in capsys.readouterr().err
+
+
+def inert(page: str, docs: str) -> None:
+    """What a safe page is, as text: no element an engine could have smuggled in, no address
+    but the docs'. Used on the real writer and on a broken one."""
+    assert "<script" not in page.lower()
+    assert "<img" not in page.lower()
+    assert not re.search(r"\son\w+\s*=", page), "an event handler attribute"
+    for address in re.findall(r'(?:href|src)="([^"]*)"', page):
+        assert address.startswith(docs), address
+    assert "url(" not in page
+
+
+def test_html_escapes_what_the_engine_wrote_and_links_only_the_docs(
+    toy: Path, tmp_path: Path
+) -> None:
+    page_path = tmp_path / "r.html"
+    docs = "https://docs.example/gaple/"
+    argv = ["conformance", "summary", str(toy), "--html", str(page_path), "--docs-url", docs]
+    assert main(argv) == 0
+    page = page_path.read_text(encoding="utf-8")
+    inert(page, docs)
+    assert "&lt;script&gt;window.pwned = 1&lt;/script&gt;" in page
+    assert "crashed: &lt;b&gt;boom&lt;/b&gt;" in page
+    assert "[1] 1 skipped: unsupported by the engine: no" in page
+    assert f'href="{docs}rules/turn.html#rule-play-match-end"' in page
+    assert "<svg" in page  # the position, drawn
+
+
+def test_the_inertness_check_catches_a_writer_that_does_not_escape(
+    toy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(summary_module, "_e", str)
+    broken = matrix_html([read_report(toy)], docs="https://docs.example/")
+    with pytest.raises(AssertionError):
+        inert(broken, "https://docs.example/")
+
+
+def test_html_refuses_a_failure_whose_position_does_not_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = _failed("c2", ["play.match-end"])
+    bad["position"]["actions"] = [{"seat": 1, "move": "lead 0-0"}]  # seat 0 holds 0-0
+    path = _write(tmp_path / "r.jsonl", [_header(), bad, _footer([bad])])
+    argv = ["conformance", "summary", str(path), "--html", str(tmp_path / "r.html")]
+    assert main(argv) == 2
+    assert "case c2: $.position.actions[0]" in capsys.readouterr().err
+
+
+def test_the_ci_workflow_runs_commands_that_parse_and_keeps_what_they_write() -> None:
+    yaml = pytest.importorskip("yaml", reason="no YAML parser (PyYAML comes with the docs tools)")
+    workflow = yaml.safe_load((ROOT / "examples/ci/github-actions.yml").read_text())
+    steps = workflow["jobs"]["conformance"]["steps"]
+    adapter = workflow["jobs"]["conformance"]["env"]["ADAPTER"]
+    commands = [
+        shlex.split(step["run"].replace("$ADAPTER", adapter)) for step in steps if "run" in step
+    ]
+    assert ["python", "-m", "pip", "install", "gaple[conformance]"] in commands
+    # Each gaple command line is one gaple's own parser accepts (a misspelt option exits).
+    run, summary = (build_parser().parse_args(c[1:]) for c in commands if c[0] == "gaple")
+    assert (run.action, run.impl, summary.action) == ("run", adapter, "summary")
+    assert summary.reports == [run.report]
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
+    kept = upload["with"]["path"].split()
+    assert sorted(kept) == sorted(str(path) for path in (run.report, run.junit, summary.html))
+    guide = (ROOT / "docs/guide/reports.rst").read_text()
+    assert ".. literalinclude:: ../../examples/ci/github-actions.yml" in guide
