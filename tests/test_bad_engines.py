@@ -46,7 +46,6 @@ class Run:
     """What one run of the runner left behind."""
 
     status: int
-    seconds: float
     peak_mib: float
     out: str
     err: str
@@ -59,6 +58,11 @@ class Run:
 
     def messages(self) -> list[str]:
         return [r.get("message", "") for r in self.records if r["type"] == "case"]
+
+
+HANG_GUARD = 300
+"""Seconds after which a runner still going is taken to hang: every run here ends within a few
+timeouts of 2 s, so only a runner that never ends reaches it, however loaded the machine."""
 
 
 def run_cli(
@@ -83,6 +87,9 @@ def run_cli(
         process = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         peak = 0
         while process.poll() is None:
+            if time.monotonic() - began > HANG_GUARD:
+                process.kill()
+                pytest.fail(f"the runner itself hung: killed after {HANG_GUARD} s")
             peak = max(peak, _peak_kib(process.pid))
             count = len(list((folder / "pids").iterdir()))
             if signal_when is not None and count >= signal_when[1]:
@@ -90,13 +97,11 @@ def run_cli(
                 process.send_signal(signal_when[0])
                 signal_when = None
             time.sleep(0.02)
-    seconds = time.monotonic() - began
     records = [json.loads(line) for line in report.read_text().splitlines()]
     tree = ET.parse(junit).getroot() if junit.exists() else None
     pids = [int(p.name) for p in (folder / "pids").iterdir()]
     return Run(
         process.returncode,
-        seconds,
         peak / 1024,
         (folder / "out").read_text(encoding="utf-8"),
         (folder / "err").read_text(encoding="utf-8"),
@@ -142,7 +147,6 @@ def _sound(run: Run) -> None:
         assert not any(ord(c) < 32 and c != "\n" for c in text), text
         assert "Traceback" not in text
     assert [pid for pid in run.pids if alive(pid)] == []
-    assert run.seconds < 30
 
 
 # Expected outcomes, reasoned from what each engine does to the three cases:
@@ -237,8 +241,8 @@ def test_a_signal_at_any_moment_leaves_a_complete_report_and_no_process(
     assert run.records[-1]["interrupted"] is True
     assert "interrupted" in run.out
     _sound(run)
-    # Interrupted long before the 30 s timeout, after a bounded goodbye (2 s at most).
-    assert run.seconds < 10
+    # The signal ended the run, not the 30 s timeout: no reply is reported as missing.
+    assert "within 30 s" not in json.dumps(run.records) + run.out
 
 
 def test_fuzz_reports_an_engine_crash_as_an_engine_error_not_a_case(
