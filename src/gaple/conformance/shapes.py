@@ -69,6 +69,7 @@ _SHAPES: dict[str, dict[str, Field]] = {
         "version": (_unicode, "a string of Unicode text", False),
         "levels": (_levels, f"a list of distinct levels from {', '.join(LEVELS)}", True),
         "error_codes": (_bool, "true or false", True),
+        "batch": (_bool, "true or false", False),
     },
     "started": {},
     "unsupported": {"reason": (_text, "a string", False)},

@@ -1,0 +1,236 @@
+"""The harness at speed: the optional ``batch`` request (a whole case in one message), and
+its fallback to one request at a time for engines that do not offer it.
+
+Engines are the reference engine in process, with one behaviour changed, so the expected
+outcome of each test follows from that change alone; the example engine is run once through
+both paths as a subprocess.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gaple.conformance.engines import EngineError, ReferenceEngine, SubprocessEngine, Validator
+from gaple.conformance.runner import CaseOutcome, Summary, run_suite
+from gaple.conformance.scenarios import all_cases
+
+JSON = Any
+ROOT = Path(__file__).resolve().parent.parent
+SCORED = "score-domino4d-counts-11-and-14"
+"""A whole hand of 26 steps, checked at every level, with a result."""
+EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine' / 'adapter.py'}"
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict[str, JSON]]:
+    return all_cases()
+
+
+def _content(summary: Summary) -> list[dict[str, JSON]]:
+    """The report records of a run without their timings."""
+    return [{**o.to_json(), "seconds": None} for o in summary.outcomes]
+
+
+class _Recording(ReferenceEngine):
+    """Notes the type of every request it gets."""
+
+    def __init__(self, *, batch: bool) -> None:
+        super().__init__(batch=batch)
+        self.kinds: list[str] = []
+
+    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        self.kinds.append(message["type"])
+        return super().request(message)
+
+
+def test_batch_and_one_request_at_a_time_give_the_same_outcomes(
+    cases: list[dict[str, JSON]],
+) -> None:
+    engines: list[_Recording] = []
+
+    def make(*, batch: bool) -> _Recording:
+        engines.append(_Recording(batch=batch))
+        return engines[-1]
+
+    batched = run_suite(cases, lambda: make(batch=True))
+    one_by_one = run_suite(cases, lambda: make(batch=False))
+    assert _content(batched) == _content(one_by_one)
+    assert batched.count("passed") == len(cases)
+    # With batch offered: hello, then one batch per case (the reference plays every case).
+    # Without: never a batch, and a start per case, so the runner fell back.
+    assert engines[0].kinds == ["hello", *["batch"] * len(cases)]
+    assert "batch" not in engines[1].kinds
+    assert engines[1].kinds.count("start") == len(cases)
+
+
+class _BatchOnlyLies(ReferenceEngine):
+    """Answers alone correctly, but in a batch shows the first state after the first act
+    with its seat to act off by one: a defect only the batch path can reveal."""
+
+    def __init__(self) -> None:
+        super().__init__(batch=True)
+
+    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        reply = super().request(message)
+        if message["type"] == "batch":
+            kinds = [r["type"] for r in message["requests"]]
+            if "act" in kinds:
+                after = reply["replies"][kinds.index("act") + 1]
+                if after.get("to_act") is not None:
+                    after["to_act"] = (after["to_act"] + 1) % len(after["hand_sizes"])
+        return reply
+
+
+def test_a_wrong_state_inside_a_batch_fails_the_case_at_its_step(
+    cases: list[dict[str, JSON]],
+) -> None:
+    # The case starts with a legal lead of 0-0 by seat 2 (its holder) on four seats, so seat 3
+    # acts next; the liar shows seat 0 at step 1. Alone, the liar passes the case.
+    case = next(c for c in cases if c["id"] == SCORED)
+    assert case["steps"][0] == {"action": {"seat": 2, "move": "lead 0-0"}, **case["steps"][0]}
+    assert run_suite([case], ReferenceEngine).outcomes[0].status == "passed"
+    outcome = run_suite([case], _BatchOnlyLies).outcomes[0]
+    assert outcome.status == "failed"
+    assert outcome.step == 1
+    assert outcome.difference is not None
+    assert outcome.difference.field == "to_act"
+    assert (outcome.difference.expected, outcome.difference.actual) == (3, 0)
+    assert outcome.rule == "turn.order"
+
+
+class _ShortBatch(ReferenceEngine):
+    """Leaves the last request of each batch unanswered."""
+
+    def __init__(self) -> None:
+        super().__init__(batch=True)
+
+    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        reply = super().request(message)
+        if message["type"] == "batch":
+            reply["replies"].pop()
+        return reply
+
+
+class _ErrorMidBatch(ReferenceEngine):
+    """Answers the first act of each batch with an error reply."""
+
+    def __init__(self) -> None:
+        super().__init__(batch=True)
+
+    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        reply = super().request(message)
+        if message["type"] == "batch":
+            kinds = [r["type"] for r in message["requests"]]
+            reply["replies"][kinds.index("act")] = {"type": "error", "message": "no"}
+        return reply
+
+
+class _BadShapeInBatch(ReferenceEngine):
+    """Shows hand sizes as strings in the first state of each batch."""
+
+    def __init__(self) -> None:
+        super().__init__(batch=True)
+
+    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        reply = super().request(message)
+        if message["type"] == "batch":
+            first = reply["replies"][1]
+            first["hand_sizes"] = [str(n) for n in first["hand_sizes"]]
+        return reply
+
+
+@pytest.mark.parametrize(
+    ("engine", "words"),
+    [
+        # The case has 26 steps and a result: start, 27 states, 26 acts, result = 55 requests.
+        (_ShortBatch, "a batch of 55 requests answered with 54 replies"),
+        (_ErrorMidBatch, "the engine answered 'act' in a batch with an error: no"),
+        (_BadShapeInBatch, "hand_sizes must be a list of integers >= 0"),
+    ],
+)
+def test_a_batch_out_of_protocol_errors_the_case(
+    cases: list[dict[str, JSON]], engine: type[ReferenceEngine], words: str
+) -> None:
+    case = next(c for c in cases if c["id"] == SCORED)
+    assert len(case["steps"]) == 26
+    assert case["result"] is not None
+    assert "count" in case["levels"]
+    outcome: CaseOutcome = run_suite([case], engine).outcomes[0]
+    assert outcome.status == "errored"
+    assert words in outcome.message
+
+
+def test_an_error_after_the_first_difference_leaves_the_case_failed(
+    cases: list[dict[str, JSON]],
+) -> None:
+    # The liar and an error at the last request: the batch path reads replies in order and
+    # stops at the difference of step 1, as the one-by-one path stops sending there.
+    class _LiesThenErrs(_BatchOnlyLies):
+        def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+            reply = super().request(message)
+            if message["type"] == "batch":
+                reply["replies"][-1] = {"type": "error", "message": "late"}
+            return reply
+
+    case = next(c for c in cases if c["id"] == SCORED)
+    assert run_suite([case], _LiesThenErrs).outcomes[0].status == "failed"
+
+
+def test_validate_checks_each_request_and_reply_inside_a_batch() -> None:
+    validator = Validator()
+    state = {"type": "state"}
+    shown = {
+        "type": "state",
+        "to_act": 0,
+        "line": [],
+        "ends": None,
+        "legal": ["lead 0-0"],
+        "hand_sizes": [7, 7, 7, 7],
+        "discard_counts": [0, 0, 0, 0],
+        "ending": None,
+    }
+    validator.check("batch", {"type": "batch", "requests": [state]})
+    validator.check_reply("batch", {"type": "batch", "replies": [shown]}, batched=[state])
+    # A hello cannot be batched; an act without its seat breaks act.schema.json.
+    with pytest.raises(EngineError, match=r"batch.schema.json at \$\.requests\[0\]\.type"):
+        validator.check("batch", {"type": "batch", "requests": [{"type": "hello"}]})
+    with pytest.raises(EngineError, match=r"act.schema.json at \$: 'seat' is a required"):
+        validator.check("batch", {"type": "batch", "requests": [{"type": "act", "move": "pass"}]})
+    # A state reply whose move is not a move breaks state-reply.schema.json.
+    bad = {**shown, "legal": ["lead 0"]}
+    with pytest.raises(EngineError, match=r"state-reply.schema.json at \$\.legal\[0\]"):
+        validator.check_reply("batch", {"type": "batch", "replies": [bad]}, batched=[state])
+
+
+def test_the_example_engine_passes_through_batch_and_one_by_one_alike(
+    cases: list[dict[str, JSON]],
+) -> None:
+    # The example engine offers batch; the reference conforms, and the example engine is
+    # checked the same way whichever path carries its replies (the report's content is the
+    # same, timings aside).
+    class _NoBatch:
+        """The example engine with batch taken out of its hello."""
+
+        def __init__(self) -> None:
+            self.engine = SubprocessEngine(EXAMPLE, timeout=20)
+
+        def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+            assert message["type"] != "batch"
+            reply = self.engine.request(message)
+            return {k: v for k, v in reply.items() if k != "batch"}
+
+        def close(self) -> None:
+            self.engine.close()
+
+    batched = run_suite(cases, lambda: SubprocessEngine(EXAMPLE, timeout=20))
+    assert batched.engine is not None
+    assert batched.engine.batch
+    one_by_one = run_suite(cases, _NoBatch)
+    assert one_by_one.engine is not None
+    assert not one_by_one.engine.batch
+    assert _content(batched) == _content(one_by_one)
+    assert batched.ok
