@@ -8,15 +8,20 @@ both paths as a subprocess.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from gaple.cli import main
+from gaple.cli.conformance import shard_of
 from gaple.conformance.engines import EngineError, ReferenceEngine, SubprocessEngine, Validator
+from gaple.conformance.fuzz import fuzz, owner
 from gaple.conformance.runner import CaseOutcome, Summary, run_suite
 from gaple.conformance.scenarios import all_cases
+from mutants import write_mutant_adapter
 
 JSON = Any
 ROOT = Path(__file__).resolve().parent.parent
@@ -234,3 +239,140 @@ def test_the_example_engine_passes_through_batch_and_one_by_one_alike(
     assert not one_by_one.engine.batch
     assert _content(batched) == _content(one_by_one)
     assert batched.ok
+
+
+# --jobs and --shard
+
+
+def test_shards_deal_the_items_round_robin() -> None:
+    # Item k goes to shard (k % 3) + 1: 0, 3, 6, 9 to the first; 1, 4, 7 to the second; 2, 5, 8
+    # to the third. Disjoint, and together the list.
+    items = list(range(10))
+    assert shard_of(items, (1, 3)) == [0, 3, 6, 9]
+    assert shard_of(items, (2, 3)) == [1, 4, 7]
+    assert shard_of(items, (3, 3)) == [2, 5, 8]
+    assert shard_of(items, (1, 1)) == items
+    assert shard_of(items, None) == items
+
+
+def _records(path: Path) -> list[dict[str, JSON]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _cases_of(records: list[dict[str, JSON]]) -> list[dict[str, JSON]]:
+    """The case records without their timings."""
+    return [{**r, "seconds": None} for r in records if r["type"] == "case"]
+
+
+def test_shards_of_a_run_split_the_sorted_cases(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole = tmp_path / "whole.jsonl"
+    argv = ["conformance", "run", "--reference", "--variant", "domino4d", "--jobs", "1"]
+    assert main([*argv, "--report", str(whole)]) == 0
+    everything = _cases_of(_records(whole))
+    ids = [r["case"] for r in everything]
+    assert ids == sorted(ids)  # the report lists the cases by ID
+    assert "shard" not in _records(whole)[0]
+    parts = []
+    for index in (1, 2, 3):
+        path = tmp_path / f"{index}.jsonl"
+        assert main([*argv, "--shard", f"{index}/3", "--report", str(path)]) == 0
+        records = _records(path)
+        assert records[0]["shard"] == {"index": index, "count": 3}
+        assert records[0]["cases"] == len(ids[index - 1 :: 3])
+        assert [r["case"] for r in _cases_of(records)] == ids[index - 1 :: 3]
+        parts += _cases_of(records)
+    capsys.readouterr()
+    assert sorted(parts, key=lambda r: r["case"]) == everything
+
+
+def test_a_run_of_several_jobs_reports_what_one_job_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The wrong-end bug fails many cases: with --max-fail 5 the run stops at the fifth failure
+    # in ID order, however the jobs finish theirs.
+    engine = f"{sys.executable} {ROOT / 'examples' / 'bugs' / 'adapter.py'} --bug wrong-end"
+    argv = ["conformance", "run", "--impl", engine, "--max-fail", "5", "--timeout", "20"]
+    reports = []
+    for jobs in ("1", "3"):
+        path = tmp_path / f"{jobs}.jsonl"
+        assert main([*argv, "--jobs", jobs, "--report", str(path)]) == 1
+        records = _records(path)
+        footer = {k: v for k, v in records[-1].items() if k != "seconds"}
+        reports.append((_cases_of(records), footer))
+    capsys.readouterr()
+    assert reports[0] == reports[1]
+    cases, footer = reports[0]
+    assert footer["counts"]["failed"] == 5
+    assert footer["stopped_early"] is True
+    assert [r["status"] for r in cases][-1] == "failed"
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--jobs", "0"], "--jobs must be at least 1, got 0"),
+        (["--shard", "0/3"], "--shard must be I/N with 1 <= I <= N (e.g. 2/4), got '0/3'"),
+        (["--shard", "4/3"], "got '4/3'"),
+        (["--shard", "x/y"], "got 'x/y'"),
+        (["--shard", "2"], "got '2'"),
+        (["--shard", "1/0"], "got '1/0'"),
+    ],
+)
+@pytest.mark.parametrize("action", ["run", "fuzz"])
+def test_bad_jobs_and_shards_are_usage_errors(
+    action: str, extra: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["conformance", action, "--reference", *extra]) == 2
+    err = capsys.readouterr().err
+    assert words in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_every_hand_drawn_belongs_to_exactly_one_shard() -> None:
+    # owner() is a function of the key alone: the same key, the same shard, and one of 1..N.
+    keys = [["pagat-4x7", {}, f"deal {n}", n % 2 == 0, "random", [(False, n)]] for n in range(200)]
+    shards = [owner(key, 3) for key in keys]
+    assert shards == [owner(key, 3) for key in keys]
+    assert set(shards) == {1, 2, 3}  # 200 keys hashed: each shard gets some
+    assert all(owner(key, 1) == 1 for key in keys)
+
+
+def test_fuzz_shards_and_jobs_split_the_hands_of_one_seed() -> None:
+    # Without a time limit, a seed draws the same 40 hands in every run; shard I of 2 plays
+    # those that owner() gives it, so the two shards play 40 together, with the situations of
+    # the whole run between them; two jobs split them the same way inside one run.
+    def run(**spread: Any) -> tuple[int, dict[str, int]]:
+        report = fuzz(ReferenceEngine, "domino4d", examples=40, seed=5, max_seconds=None, **spread)
+        assert report.finding is None
+        return report.played, report.counts
+
+    whole, counts = run()
+    assert whole == 40
+    first, first_counts = run(shard=(1, 2))
+    second, second_counts = run(shard=(2, 2))
+    assert first + second == whole
+    assert 0 < first < whole
+    assert {k: first_counts[k] + second_counts[k] for k in counts} == counts
+    assert run(jobs=2) == (whole, counts)
+    assert run(shard=(2, 2), jobs=2) == (second, second_counts)
+
+
+def test_fuzz_with_two_jobs_still_finds_and_writes_the_disagreement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every pass-option hand offers a pass only when no tile fits; this adapter offers it
+    # always (turn.forced-play), which the first few hands of domino4d reach.
+    adapter = write_mutant_adapter(
+        tmp_path / "mutant.py",
+        "    if m['type'] == 'state' and r['line'] and r['to_act'] is not None"
+        " and 'pass' not in r['legal']:\n        r['legal'] = r['legal'] + ['pass']",
+    )
+    argv = ["conformance", "fuzz", "--impl", f"{sys.executable} {adapter}", "--jobs", "2"]
+    argv += ["--variant", "domino4d", "--set", "blocked_action=pass", "--seed", "1"]
+    argv += ["--out", str(tmp_path / "found"), "--max-seconds", "60", "--timeout", "20"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "turn.forced-play" in out
+    assert len(list((tmp_path / "found").iterdir())) == 1

@@ -12,12 +12,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import attrs
 
@@ -38,7 +39,9 @@ from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, ru
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
 
-__all__ = ["register"]
+__all__ = ["register", "shard_of"]
+
+T = TypeVar("T")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,6 +69,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument("--report", type=Path, help="write a JSON-lines report here")
     run.add_argument("--junit", type=Path, help="write JUnit XML here")
     run.add_argument("--max-fail", type=int, help="stop after N failed or errored cases")
+    _spread_arguments(run, "cases")
     run.set_defaults(run=_run)
 
     fuzz = inner.add_parser("fuzz", help="differential fuzzing with Hypothesis")
@@ -98,6 +102,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--out", type=Path, default=Path("fuzz-cases"), help="folder for a found case"
     )
     fuzz.add_argument("--report", type=Path, help="write the run's counts as JSON here")
+    _spread_arguments(fuzz, "hands drawn")
     fuzz.set_defaults(run=_fuzz)
 
     adapter = inner.add_parser(
@@ -118,6 +123,47 @@ def _engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--validate", action="store_true", help="check every message against spec/protocol"
     )
+
+
+def _spread_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=len(os.sched_getaffinity(0)),
+        help="engines run side by side (default: one per core)",
+    )
+    parser.add_argument(
+        "--shard",
+        metavar="I/N",
+        help=f"run only shard I of N (1-based) of the {what}, to spread a run over machines",
+    )
+
+
+def _spread(args: argparse.Namespace) -> tuple[int, int] | None:
+    """Check ``--jobs`` and return the ``--shard`` as (I, N), or ``None``."""
+    if args.jobs < 1:
+        msg = f"--jobs must be at least 1, got {args.jobs}"
+        raise UsageError(msg)
+    if args.shard is None:
+        return None
+    index, slash, count = args.shard.partition("/")
+    if not (slash and index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        msg = f"--shard must be I/N with 1 <= I <= N (e.g. 2/4), got {printable(args.shard)!r}"
+        raise UsageError(msg)
+    return int(index), int(count)
+
+
+def _shard_json(shard: tuple[int, int]) -> dict[str, int]:
+    return {"index": shard[0], "count": shard[1]}
+
+
+def shard_of(items: Sequence[T], shard: tuple[int, int] | None) -> list[T]:
+    """Item k of ``items`` (0-based) belongs to shard (k % N) + 1: shards of one list are
+    disjoint, together they are the list, and each holds every N-th item."""
+    if shard is None:
+        return list(items)
+    index, count = shard
+    return list(items[index - 1 :: count])
 
 
 def _engine_factory(args: argparse.Namespace) -> Callable[[], Engine]:
@@ -224,6 +270,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.max_fail is not None and args.max_fail < 1:
         msg = f"--max-fail must be at least 1, got {args.max_fail}"
         raise UsageError(msg)
+    _spread(args)
     with _Signals() as signals:
         try:
             return _run_reported(args, make_engine, signals)
@@ -238,8 +285,11 @@ def _run_reported(
     a usage error or on a signal at any moment."""
     levels = args.level or list(LEVELS)
     impl = "gaple (reference, in process)" if args.reference else args.impl
+    shard = _spread(args)
     stream = _open_report(args.report)
-    report = JsonLinesReport(stream, impl=impl, total=0, levels=levels) if stream else None
+    report = (
+        JsonLinesReport(stream, impl=impl, total=0, levels=levels, shard=shard) if stream else None
+    )
     progress = Progress(sys.stderr, 0)
     outcomes: list[CaseOutcome] = []
     greeted: list[EngineInfo] = []
@@ -258,7 +308,9 @@ def _run_reported(
     began = time.perf_counter()
     refused: UsageError | None = None
     try:
-        cases = _cases(args)
+        # Sorted by ID, so that a shard and the order of the report do not depend on how the
+        # cases were found.
+        cases = shard_of(sorted(_cases(args), key=lambda case: str(case["id"])), shard)
         progress.total = len(cases)
         if report is not None:
             report.total = len(cases)
@@ -270,6 +322,7 @@ def _run_reported(
             max_fail=args.max_fail,
             on_hello=on_hello,
             on_case=on_case,
+            jobs=args.jobs,
         )
     except (KeyboardInterrupt, UsageError) as error:
         refused = error if isinstance(error, UsageError) else None
@@ -342,6 +395,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         msg = "fuzz needs Hypothesis: pip install 'gaple[conformance]'"
         raise UsageError(msg) from None
     make_engine = _engine_factory(args)
+    shard = _spread(args)
     names, fixed = _fuzz_variants(args)
     examples = EXAMPLES if args.examples is None else args.examples
     max_seconds = MAX_SECONDS if args.max_seconds is None else args.max_seconds
@@ -352,14 +406,23 @@ def _fuzz(args: argparse.Namespace) -> int:
         msg = f"--max-seconds must be a finite positive number of seconds, got {max_seconds}"
         raise UsageError(msg)
     try:
-        report = fuzz(
-            make_engine,
-            names,
-            examples=examples,
-            seed=args.seed,
-            overrides=fixed,
-            max_seconds=max_seconds,
-        )
+        with _Signals() as signals:
+            try:
+                report = fuzz(
+                    make_engine,
+                    names,
+                    examples=examples,
+                    seed=args.seed,
+                    overrides=fixed,
+                    max_seconds=max_seconds,
+                    shard=shard,
+                    jobs=args.jobs,
+                )
+            except KeyboardInterrupt:
+                print("interrupted: no report", file=sys.stderr)
+                return signals.status()
+            finally:
+                kill_all()
     except EngineError as error:
         msg = f"engine error: {error}"
         raise UsageError(msg) from None
@@ -369,11 +432,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     label = args.variant + "".join(f" {k}={json.dumps(v)}" for k, v in fixed.items())
     print(report.table())
     if args.report is not None:
-        try:
-            args.report.write_text(json.dumps(report.to_json(), indent=2) + "\n", "utf-8")
-        except OSError as error:
-            msg = f"--report {args.report}: {error.strerror}"
-            raise UsageError(msg) from None
+        _write_fuzz_report(args.report, report.to_json(), shard)
     found = report.finding
     if found is None:
         print(
@@ -393,3 +452,13 @@ def _fuzz(args: argparse.Namespace) -> int:
     print(f"disagreement: {printable(found.outcome.describe(), limit=1000)}")
     print(f"minimal case written to {path}")
     return 1
+
+
+def _write_fuzz_report(path: Path, data: dict[str, Any], shard: tuple[int, int] | None) -> None:
+    if shard is not None:
+        data["shard"] = _shard_json(shard)
+    try:
+        path.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
+    except OSError as error:
+        msg = f"--report {path}: {error.strerror}"
+        raise UsageError(msg) from None

@@ -65,11 +65,20 @@ class JsonLinesReport:
     ``footer`` (counts and time). A run that is interrupted keeps every finished case.
     """
 
-    def __init__(self, stream: IO[str], *, impl: str, total: int, levels: Sequence[str]) -> None:
+    def __init__(
+        self,
+        stream: IO[str],
+        *,
+        impl: str,
+        total: int,
+        levels: Sequence[str],
+        shard: tuple[int, int] | None = None,
+    ) -> None:
         self.stream = stream
         self.impl = impl
         self.total = total
         self.levels = list(levels)
+        self.shard = shard
         self._header = False
 
     def _write(self, record: dict[str, Any]) -> None:
@@ -93,6 +102,7 @@ class JsonLinesReport:
                 "levels": self.levels,
                 "started": datetime.now(UTC).isoformat(timespec="seconds"),
             }
+            | ({} if self.shard is None else {"shard": _shard_json(self.shard)})
         )
 
     def case(self, outcome: CaseOutcome) -> None:
@@ -113,6 +123,10 @@ class JsonLinesReport:
                 "verdict": summary.verdict,
             }
         )
+
+
+def _shard_json(shard: tuple[int, int]) -> dict[str, int]:
+    return {"index": shard[0], "count": shard[1]}
 
 
 def _engine_json(engine: EngineInfo) -> dict[str, Any]:

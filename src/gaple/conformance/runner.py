@@ -11,6 +11,8 @@ values.
 from __future__ import annotations
 
 import json
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -433,55 +435,156 @@ def run_suite(
     max_fail: int | None = None,
     on_hello: Callable[[EngineInfo], None] | None = None,
     on_case: Callable[[CaseOutcome], None] | None = None,
+    jobs: int = 1,
 ) -> Summary:
     """Run ``cases`` on engines made by ``make_engine`` (a new one after every error).
 
-    ``levels`` limits the checked levels further than the engine's own declaration. The run
-    stops after ``max_fail`` failed or errored cases.
+    ``jobs`` engines play cases side by side, each in a thread of its own (the engines are
+    processes, so they run on every core). The outcomes are still reported in the order of
+    ``cases``, whatever the order the cases finish in, so the outcomes are the same for any
+    number of jobs. ``levels`` limits the checked levels further than the engine's own
+    declaration. The run stops after ``max_fail`` failed or errored cases (in the order of
+    ``cases``).
     """
     began = time.perf_counter()
-    wanted = set(LEVELS if levels is None else levels)
-    engine: Engine | None = None
+    run = _Jobs(cases, make_engine, set(LEVELS if levels is None else levels))
+    workers = [
+        threading.Thread(target=run.work, name=f"gaple-job-{n}", daemon=True)
+        for n in range(max(1, min(jobs, len(cases))))
+    ]
     info: EngineInfo | None = None
     outcomes: list[CaseOutcome] = []
+    finished: dict[int, CaseOutcome] = {}
     bad = 0
     stopped = False
     interrupted = False
+    running = len(workers)
     try:
-        for case in cases:
-            if max_fail is not None and bad >= max_fail:
-                stopped = True
-                break
-            case_began = time.perf_counter()
-            try:
-                if engine is None:
-                    engine = make_engine()
-                    hello_info = hello(engine)
-                    if info is None and on_hello is not None:
-                        on_hello(hello_info)
-                    info = hello_info
-                assert info is not None
-                checked = [level for level in info.levels if level in wanted]
-                outcome = run_case(engine, info, case, checked)
-            except EngineError as error:
-                if engine is not None:
-                    engine.close()
-                engine = None
-                outcome = CaseOutcome(
-                    case=case["id"],
-                    topic=case["topic"],
-                    status="errored",
-                    seconds=time.perf_counter() - case_began,
-                    message=str(error),
-                    rule_ids=tuple(case["rule_ids"]),
-                )
-            bad += outcome.status in ("failed", "errored")
-            outcomes.append(outcome)
-            if on_case is not None:
-                on_case(outcome)
+        for worker in workers:
+            worker.start()
+        while running:
+            index, item = run.done.get()
+            if isinstance(item, BaseException):
+                raise item
+            if item is None:
+                running -= 1
+            elif isinstance(item, EngineInfo):
+                if info is None and on_hello is not None:
+                    on_hello(item)
+                info = info or item
+            else:
+                finished[index] = item
+            while len(outcomes) in finished and not stopped:
+                if max_fail is not None and bad >= max_fail:
+                    stopped = True
+                    run.stop.set()
+                    break
+                outcome = finished.pop(len(outcomes))
+                bad += outcome.status in ("failed", "errored")
+                outcomes.append(outcome)
+                if on_case is not None:
+                    on_case(outcome)
     except KeyboardInterrupt:
         interrupted = True
+        # The cases finished so far are kept, in order; those still running are abandoned.
+        for index in sorted(finished):
+            outcomes.append(finished[index])
+            if on_case is not None:
+                on_case(finished[index])
     finally:
-        if engine is not None:
-            engine.close()
+        run.stop.set()
+        run.abort()
+        for worker in workers:
+            worker.join()
     return Summary(tuple(outcomes), time.perf_counter() - began, info, stopped, interrupted)
+
+
+class _Jobs:
+    """The state the threads of a run share: which case comes next, and the engines."""
+
+    def __init__(
+        self,
+        cases: Sequence[Mapping[str, JSON]],
+        make_engine: Callable[[], Engine],
+        wanted: set[str],
+    ) -> None:
+        self.cases = cases
+        self.make_engine = make_engine
+        self.wanted = wanted
+        self.stop = threading.Event()
+        self.done: queue.SimpleQueue[tuple[int, CaseOutcome | EngineInfo | BaseException | None]]
+        self.done = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._next = 0
+        self._engines: set[Engine] = set()
+
+    def _claim(self) -> int | None:
+        with self._lock:
+            if self.stop.is_set() or self._next >= len(self.cases):
+                return None
+            self._next += 1
+            return self._next - 1
+
+    def _start(self) -> tuple[Engine, EngineInfo] | None:
+        engine = self.make_engine()
+        with self._lock:
+            self._engines.add(engine)
+            # Checked under the lock: abort() either saw this engine or the stop.
+            stopping = self.stop.is_set()
+        if stopping:
+            self._end(engine)
+            return None
+        return engine, hello(engine)
+
+    def _end(self, engine: Engine) -> None:
+        with self._lock:
+            self._engines.discard(engine)
+        engine.close()
+
+    def abort(self) -> None:
+        """End every engine at once (after the stop is set): a thread waiting on one gets an
+        error straight away instead of at its timeout."""
+        with self._lock:
+            engines = list(self._engines)
+        for engine in engines:
+            kill = getattr(engine, "kill", None)
+            if kill is not None:
+                kill()
+
+    def work(self) -> None:
+        """Play cases until none is left or the run stops; one engine, restarted after an
+        error. Everything goes back to the main thread through :attr:`done`."""
+        current: tuple[Engine, EngineInfo] | None = None
+        try:
+            while (index := self._claim()) is not None:
+                case = self.cases[index]
+                began = time.perf_counter()
+                try:
+                    if current is None:
+                        current = self._start()
+                        if current is None:
+                            break
+                        self.done.put((-1, current[1]))
+                    engine, info = current
+                    checked = [level for level in info.levels if level in self.wanted]
+                    outcome = run_case(engine, info, case, checked)
+                except EngineError as error:
+                    if current is not None:
+                        self._end(current[0])
+                    current = None
+                    outcome = CaseOutcome(
+                        case=case["id"],
+                        topic=case["topic"],
+                        status="errored",
+                        seconds=time.perf_counter() - began,
+                        message=str(error),
+                        rule_ids=tuple(case["rule_ids"]),
+                    )
+                self.done.put((index, outcome))
+        except BaseException as error:  # the main thread raises it
+            if not self.stop.is_set():
+                self.done.put((-1, error))
+        finally:
+            if current is not None:
+                self._end(current[0])
+            self.done.put((-1, None))
