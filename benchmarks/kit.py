@@ -13,8 +13,11 @@ Rows (``make bench`` runs this after ``hands_per_second.py``):
   ways (its searches in one process per job).
 
 The engines of a row are started before its clock starts, so a row measures the harness and
-the engine at work, not the start of Python. The configurations of a row run in interleaved
-rounds, so that machine noise falls on all alike. Measurements, never assertions.
+the engine at work, not the start of Python. Each row also gives the CPU time per item of the
+harness and its engines together, which the load of a shared machine changes far less than
+the rates: N idle cores run about N / (that time) items per second. The configurations of a
+row run in interleaved rounds, so that machine noise falls on all alike. Measurements, never
+assertions.
 
     python benchmarks/kit.py --rounds 3 --hands 400 --fuzz-seconds 10
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -79,41 +83,56 @@ def _engines(batch: bool, count: int) -> Callable[[], Engine]:
     return make
 
 
-def suite_rate(cases: Sequence[Mapping[str, JSON]], way: Way) -> tuple[int, float]:
-    """Cases run and seconds taken through the protocol, one way."""
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (the engines)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def suite_rate(cases: Sequence[Mapping[str, JSON]], way: Way) -> tuple[int, float, float]:
+    """Cases run, seconds taken and CPU seconds used (harness and engines) through the
+    protocol, one way."""
     _label, batch, jobs = way
     make = _engines(batch, jobs)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), cpu_seconds()
     summary = run_suite(cases, make, jobs=jobs)
     seconds = time.perf_counter() - began
     if not summary.ok:
         msg = f"the example engine did not conform: {summary.verdict}"
         raise SystemExit(msg)
-    return len(cases), seconds
+    return len(cases), seconds, cpu_seconds() - cpu
 
 
-def fuzz_rate(seconds: float, way: Way) -> tuple[int, float]:
-    """Hands the fuzzer played and the seconds it took, one way."""
+def fuzz_rate(seconds: float, way: Way) -> tuple[int, float, float]:
+    """Hands the fuzzer played, the seconds and the CPU seconds it took, one way."""
     _label, batch, jobs = way
 
     def make() -> Engine:
         engine = SubprocessEngine(EXAMPLE, timeout=60)
         return engine if batch else OneByOne(engine)
 
+    cpu = cpu_seconds()
     report = fuzz(make, None, examples=10**9, seed=0, max_seconds=seconds, jobs=jobs)
-    return report.played, report.seconds
+    return report.played, report.seconds, cpu_seconds() - cpu
 
 
-def interleaved(measure: Callable[[Way], tuple[int, float]], rounds: int) -> dict[str, float]:
-    """Items per second of each way, over ``rounds`` rounds in a rotating order."""
+def interleaved(
+    measure: Callable[[Way], tuple[int, float, float]], rounds: int
+) -> dict[str, tuple[float, float]]:
+    """Items per second of each way, and CPU milliseconds per item, over ``rounds`` rounds
+    in a rotating order."""
     items = {way[0]: 0 for way in WAYS}
     elapsed = {way[0]: 0.0 for way in WAYS}
+    cpu = {way[0]: 0.0 for way in WAYS}
     for r in range(rounds):
         for way in WAYS[r % len(WAYS) :] + WAYS[: r % len(WAYS)]:
-            done, seconds = measure(way)
+            done, seconds, used = measure(way)
             items[way[0]] += done
             elapsed[way[0]] += seconds
-    return {label: items[label] / elapsed[label] for label in items}
+            cpu[way[0]] += used
+    return {
+        label: (items[label] / elapsed[label], 1000 * cpu[label] / items[label]) for label in items
+    }
 
 
 def random_hands(count: int) -> list[dict[str, JSON]]:
@@ -153,8 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         ("fuzz, protocol", "hands/s", lambda way: fuzz_rate(args.fuzz_seconds, way)),
     )
     for name, unit, measure in rows:
-        for label, rate in interleaved(measure, args.rounds).items():
-            print(f"{name + ', ' + label:<44} {rate:>8.0f} {unit}")
+        for label, (rate, cpu) in interleaved(measure, args.rounds).items():
+            print(f"{name + ', ' + label:<44} {rate:>8.0f} {unit}  {cpu:>6.2f} CPU ms each")
     return 0
 
 
