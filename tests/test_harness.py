@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -330,33 +330,66 @@ def test_bad_jobs_and_shards_are_usage_errors(
     assert len(err.strip().splitlines()) == 1
 
 
-def test_every_hand_drawn_belongs_to_exactly_one_shard() -> None:
-    # owner() is a function of the key alone: the same key, the same shard, and one of 1..N.
-    keys = [["pagat-4x7", {}, f"deal {n}", n % 2 == 0, "random", [(False, n)]] for n in range(200)]
-    shards = [owner(key, 3) for key in keys]
-    assert shards == [owner(key, 3) for key in keys]
-    assert set(shards) == {1, 2, 3}  # 200 keys hashed: each shard gets some
-    assert all(owner(key, 1) == 1 for key in keys)
+def test_every_hand_belongs_to_one_shard_and_shards_nest() -> None:
+    # owner() depends on the key alone, gives 1..N, and shard I + 2 (j - 1) of 4 lies inside
+    # shard I of 2 (the jobs of a shard split it).
+    keys = [["pagat-4x7", {}, n % 2 == 0, "random", n % 5, n % 4] for n in range(200)]
+    halves = [owner(key, 2) for key in keys]
+    quarters = [owner(key, 4) for key in keys]
+    assert halves == [owner(key, 2) for key in keys]
+    assert set(quarters) == {1, 2, 3, 4}  # 200 keys hashed: each shard gets some
+    assert all((q - 1) % 2 + 1 == h for q, h in zip(quarters, halves, strict=True))
+    assert {owner(key, 1) for key in keys} == {1}
 
 
-def test_fuzz_shards_and_jobs_split_the_hands_of_one_seed() -> None:
-    # Without a time limit, a seed draws the same 40 hands in every run; shard I of 2 plays
-    # those that owner() gives it, so the two shards play 40 together, with the situations of
-    # the whole run between them; two jobs split them the same way inside one run.
-    def run(**spread: Any) -> tuple[int, dict[str, int]]:
-        report = fuzz(ReferenceEngine, "domino4d", examples=40, seed=5, max_seconds=None, **spread)
-        assert report.finding is None
-        return report.played, report.counts
+class _Starts(ReferenceEngine):
+    """Notes the ID of every case it is asked to start (the ID hashes the hand)."""
 
-    whole, counts = run()
-    assert whole == 40
-    first, first_counts = run(shard=(1, 2))
-    second, second_counts = run(shard=(2, 2))
-    assert first + second == whole
-    assert 0 < first < whole
-    assert {k: first_counts[k] + second_counts[k] for k in counts} == counts
-    assert run(jobs=2) == (whole, counts)
-    assert run(shard=(2, 2), jobs=2) == (second, second_counts)
+    started: ClassVar[list[str]] = []
+
+    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        if message["type"] == "start":
+            type(self).started.append(message["case"])
+        return super().request(message)
+
+
+def _hands(**spread: Any) -> tuple[set[str], int, dict[str, int]]:
+    """The hands a fuzz run of 60 draws played on the engine, how many, and what they reached."""
+    _Starts.started = []
+    report = fuzz(_Starts, "domino4d", examples=60, seed=5, max_seconds=None, **spread)
+    assert report.finding is None
+    return set(_Starts.started), report.played, report.counts
+
+
+def test_fuzz_shards_play_disjoint_hands_the_same_in_every_run() -> None:
+    # Shard I of 2 plays only the hands owner() gives it: no hand is played by both, and a
+    # seed gives a shard the same hands each time (no time limit).
+    first, first_played, _ = _hands(shard=(1, 2))
+    second, _, _ = _hands(shard=(2, 2))
+    assert first
+    assert second
+    assert not first & second
+    # Different draws can make the same hand (moves drawn past its end are dropped).
+    assert 0 < len(first) <= first_played
+    assert _hands(shard=(1, 2))[0] == first
+    # A third of the draws, about, falls to each of three shards; all of them to one shard.
+    assert 0 < _hands(shard=(3, 3))[1] < 60
+    assert _hands(shard=(1, 1))[1] == 60
+
+
+def test_fuzz_jobs_are_the_shards_of_the_run() -> None:
+    # Two jobs of one run play what shards 1/2 and 2/2 play, and add up their counts; with a
+    # shard given too, job j of 2 in shard 2 of 2 is shard 2 + 2 (j - 1) of 4.
+    _, first_played, first_counts = _hands(shard=(1, 2))
+    _, second_played, second_counts = _hands(shard=(2, 2))
+    report = fuzz(ReferenceEngine, "domino4d", examples=60, seed=5, max_seconds=None, jobs=2)
+    assert report.played == first_played + second_played
+    assert report.counts == {k: first_counts[k] + second_counts[k] for k in first_counts}
+    in_shard = fuzz(
+        ReferenceEngine, "domino4d", examples=60, seed=5, max_seconds=None, shard=(2, 2), jobs=2
+    )
+    quarters = [_hands(shard=(index, 4))[1] for index in (2, 4)]
+    assert in_shard.played == sum(quarters)
 
 
 def test_fuzz_with_two_jobs_still_finds_and_writes_the_disagreement(

@@ -26,6 +26,8 @@ import hashlib
 import json
 import multiprocessing
 import operator
+import os
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -191,6 +193,12 @@ class FuzzReport:
             "finding": None if self.finding is None else self.finding.outcome.to_json(),
             "situations": dict(self.counts),
         }
+
+
+_CHOICES = st.lists(
+    st.tuples(st.integers(0, 3).map(lambda n: n == 3), st.integers(0, 500)), max_size=MAX_STEPS
+)
+"""Each step of a hand: whether to try an illegal action, and which move to pick."""
 
 
 class _Disagreement(Exception):
@@ -658,10 +666,11 @@ def fuzz(
     ``variants`` is one preset, several, or ``None`` for every preset; ``overrides`` are
     options fixed in every example (the others are drawn per example).
 
-    ``shard`` (I, N) plays only the drawn hands of shard I of N (:func:`owner`): the shards of
-    one seed play disjoint hands, and together every hand the seed draws. ``jobs`` processes
-    search side by side, each a shard of the shard; their counts are added up, and the
-    disagreement reported is that of the first job (in job order) that found one.
+    ``shard`` (I, N) plays only the hands of shard I of N (:func:`owner` of the rules, the
+    first-hand flag and the policy, drawn first): the shards of one seed play
+    disjoint hands, the same ones in every run that is not cut short by the time. ``jobs``
+    processes search side by side, each a shard of the shard; their counts are added up, and
+    the disagreement reported is that of the first job (in job order) that found one.
 
     Raises:
         EngineError: the engine cannot even be started and greeted, or it crashed, hung or
@@ -682,8 +691,8 @@ def fuzz(
     index, count = shard or (1, 1)
 
     def search(job: int) -> FuzzReport:
-        # Job j of J in shard I of N takes the hands whose key is I - 1 + N * (j - 1) modulo
-        # N * J: together the jobs take exactly the hands of the shard.
+        # Job j of J in shard I of N is shard I + N * (j - 1) of N * J: an owner() equal to I
+        # modulo N, so together the jobs take exactly the hands of the shard.
         part = (index + count * (job - 1), count * jobs)
         return _search(
             make_engine, playable, fixed, examples, seed, max_seconds, shrink_seconds, part
@@ -696,9 +705,10 @@ def fuzz(
 
 
 def owner(key: object, count: int) -> int:
-    """The shard (1 to ``count``) a drawn hand belongs to: from a hash of what was drawn, so
-    the same hand falls to the same shard in every run."""
-    digest = hashlib.sha1(json.dumps(key, default=str).encode()).digest()
+    """The shard (1 to ``count``) of a hand from what was drawn of it (``key``, JSON): a hash,
+    so the same draws fall to the same shard in every run. Shards nest: shard I + N * (j - 1)
+    of N * J is part of shard I of N."""
+    digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).digest()
     return int.from_bytes(digest[:8], "big") % count + 1
 
 
@@ -723,24 +733,19 @@ def _search(  # noqa: PLR0917  # the arguments of fuzz(), passed on to each job
         print_blob=False,
     )
     @hypothesis_seed(seed)
-    @given(
-        variant=_variants(playable, fixed),
-        data=st.data(),
-        first_hand=st.booleans(),
-        policy=st.sampled_from(POLICIES),
-        choices=st.lists(
-            st.tuples(st.integers(0, 3).map(lambda n: n == 3), st.integers(0, 500)),
-            max_size=MAX_STEPS,
-        ),
-    )
-    def probe(
-        variant: tuple[str, dict[str, JSON]],
-        data: st.DataObject,
-        first_hand: bool,
-        policy: str,
-        choices: list[tuple[bool, int]],
-    ) -> None:
-        preset, changed = variant
+    @given(data=st.data())
+    def probe(data: st.DataObject) -> None:
+        preset, changed = data.draw(_variants(playable, fixed), label="variant")
+        first_hand = data.draw(st.booleans(), label="first_hand")
+        policy = data.draw(st.sampled_from(POLICIES), label="policy")
+        # The shard is decided before the costly draws (the moves, the order of the tiles), by
+        # what is drawn so far: hands of different shards differ there, so no two shards ever
+        # play the same hand.
+        if owner([preset, changed, first_hand, policy], shard[1]) != shard[0]:
+            if run.out_of_time():
+                raise _OutOfTime
+            return  # another shard's hand: not drawn further, not played, not counted
+        choices = data.draw(_CHOICES, label="choices")
         rules = find_preset(preset).rules.replace(**changed)
         order = data.draw(st.permutations(tile_set(rules.max_pip).tiles), label="order")
         # Most deals give one seat both special doubles; a number past the seats means none.
@@ -752,9 +757,6 @@ def _search(  # noqa: PLR0917  # the arguments of fuzz(), passed on to each job
         )
         if run.out_of_time():  # after the last draw, which Hypothesis wants the same each time
             raise _OutOfTime
-        key = [preset, changed, str(deal), first_hand, policy, choices]
-        if shard[1] > 1 and owner(key, shard[1]) != shard[0]:
-            return  # another shard's hand: not played, not counted
         first = first_hand or rules.has_starter
         start = new_hand(rules, deal, first_hand=first)
         steps, reached = _rarest(start, choices, _all_actions(rules), policy)
@@ -814,16 +816,20 @@ def _received(receive: Connection) -> FuzzReport | Exception:
 
 
 def _job(search: Callable[[int], FuzzReport], job: int, send: Connection) -> None:
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, _end_job)
     try:
-        try:
-            result: FuzzReport | Exception = search(job)
-        except Exception as error:  # raised again in the parent
-            result = error
-        send.send(result)
-    except KeyboardInterrupt:  # SIGTERM from the parent: the search has closed its engine
-        return
-    finally:
-        kill_all()  # whatever the job started ends with it
+        result: FuzzReport | Exception = search(job)
+    except Exception as error:  # raised again in the parent
+        result = error
+    send.send(result)
+
+
+def _end_job(number: int, _frame: object) -> None:
+    """A job's answer to SIGTERM (from the parent, when the run is interrupted) or SIGINT
+    (Ctrl-C): its engine killed at once, then the job gone, wherever it was."""
+    kill_all()
+    os._exit(128 + number)
 
 
 def _merge(reports: Sequence[FuzzReport]) -> FuzzReport:
