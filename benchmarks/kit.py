@@ -41,7 +41,7 @@ from gaple.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine' / 'adapter.py'}"
-CORES = len(os.sched_getaffinity(0))
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 JSON = Any
 

@@ -125,11 +125,18 @@ def _engine_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _cores() -> int:
+    """The cores this process may run on (all of them where the system cannot say)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def _spread_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=len(os.sched_getaffinity(0)),
+        default=_cores(),
         help="engines run side by side (default: one per core)",
     )
     parser.add_argument(
