@@ -245,6 +245,44 @@ def test_a_signal_at_any_moment_leaves_a_complete_report_and_no_process(
     assert "within 30 s" not in json.dumps(run.records) + run.out
 
 
+def test_a_signal_during_a_run_of_two_jobs_ends_both_engines(tmp_path: Path) -> None:
+    # Three pids: the greeting adapter, then one per job, both deaf to SIGTERM and sitting on
+    # the start of their first case (the first two of the three cases).
+    argv = ("--timeout", "600", "--jobs", "2")
+    run = run_cli(tmp_path / "run", "ignore-sigterm", *argv, signal_when=(signal.SIGTERM, 3))
+    assert run.status == 143, run.err
+    assert len(run.pids) == 3
+    assert run.records[-1]["interrupted"] is True
+    assert run.statuses() == []  # neither case had finished
+    # A runner that left its jobs waiting on their engines would wait out the 600 s timeout,
+    # and run_cli's hang guard would fail the test.
+    _sound(run)
+
+
+def test_a_signal_during_a_fuzz_of_two_jobs_ends_every_engine(tmp_path: Path) -> None:
+    # Each job starts its engine, which hangs at the first start, deaf to SIGTERM: two pids.
+    command = write_bad_engine(tmp_path, "ignore-sigterm")
+    argv = [sys.executable, "-c", _CLI, "conformance", "fuzz", "--impl", command]
+    argv += ["--jobs", "2", "--timeout", "30", "--variant", "domino4d"]
+    began = time.monotonic()
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
+    )
+    # A guard, not a measure: only a fuzzer that never starts its engines reaches it.
+    while len(list((tmp_path / "pids").iterdir())) < 2 and time.monotonic() - began < 300:
+        time.sleep(0.05)
+    time.sleep(0.5)  # let both engines reach their start
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 143, err
+    assert b"Traceback" not in out + err
+    # The signal ended the jobs, not the 30 s timeout of their engines.
+    assert b"within 30 s" not in out + err
+    pids = [int(p.name) for p in (tmp_path / "pids").iterdir()]
+    assert len(pids) == 2
+    assert [pid for pid in pids if alive(pid)] == []
+
+
 def test_fuzz_reports_an_engine_crash_as_an_engine_error_not_a_case(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

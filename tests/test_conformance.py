@@ -247,11 +247,20 @@ def test_cli_run_reports_a_failure_with_its_rule(
     argv = ["conformance", "run", "--impl", f"{sys.executable} {broken}", "--report", str(report)]
     assert main(argv) == 1
     out = capsys.readouterr().out
-    assert "FAILED play-domino4d-e002: at step 5 (place 1-4 left): code [play.match-end]" in out
-    failed = [json.loads(x) for x in report.read_text().splitlines() if '"failed"' in x]
-    assert failed
-    assert failed[0]["rule"] == "play.match-end"
-    assert (failed[0]["expected"], failed[0]["actual"]) == ("no-match", "not-in-hand")
+    assert ': code [play.match-end]: expected "no-match", got "not-in-hand"' in out
+    failed = {
+        record["case"]: record
+        for record in map(json.loads, report.read_text().splitlines())
+        if record.get("status") == "failed"
+    }
+    # play-domino4d-e002 tries 1-4 on ends (6, 5) at step 5: a no-match rejection.
+    first = failed["play-domino4d-e002"]
+    assert (first["step"], first["action"], first["rule"]) == (
+        5,
+        "place 1-4 left",
+        "play.match-end",
+    )
+    assert (first["expected"], first["actual"]) == ("no-match", "not-in-hand")
 
 
 @pytest.mark.parametrize(

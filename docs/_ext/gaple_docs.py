@@ -388,6 +388,7 @@ _REPLIES = {
     "act": ("ok", "rejected"),
     "result": ("result-reply",),
     "bye": ("bye",),
+    "batch": ("batch-reply",),
 }
 """Which replies answer which request (any request may also get ``error``)."""
 

@@ -34,6 +34,8 @@ from gaple_engine import (
 NAME = "example-engine"
 VERSION = "1.0"
 LEVELS = ["line", "turns", "count", "points"]
+BATCHED = ("start", "state", "act", "result")
+"""The requests a batch may carry."""
 
 Reply = dict[str, Any]
 
@@ -173,6 +175,7 @@ class Session:
             "state": self.state,
             "act": self.act,
             "result": self.result,
+            "batch": self.batch,
             "bye": lambda _: {"type": "bye"},
         }
         kind = request.get("type")
@@ -190,7 +193,28 @@ class Session:
             "version": VERSION,
             "levels": LEVELS,
             "error_codes": True,
+            "batch": True,
         }
+
+    def batch(self, request: dict[str, Any]) -> Reply:
+        """The replies to several requests at once, in order; a request that fails gets its
+        own error reply and the others are still answered."""
+        requests = request.get("requests")
+        if not isinstance(requests, list):
+            raise BadRequest("requests: expected a list of requests")
+        return {"type": "batch", "replies": [self.answer(r) for r in requests]}
+
+    def answer(self, request: Any) -> Reply:
+        """The reply to one request of a batch, an error reply instead of an exception."""
+        kind = request.get("type") if isinstance(request, dict) else None
+        if kind not in BATCHED:
+            return {"type": "error", "message": f"{kind!r} cannot be batched"}
+        try:
+            return self.handle(request)
+        except BadRequest as error:
+            return {"type": "error", "message": str(error)}
+        except Exception as error:  # the protocol wants a reply, never a crash
+            return {"type": "error", "message": f"internal error: {error!r}"}
 
     def start(self, request: dict[str, Any]) -> Reply:
         self.game = None

@@ -15,12 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import attrs
 
@@ -52,7 +53,9 @@ from gaple.conformance.vectors import cases_sha256, vector_set_of
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
 
-__all__ = ["register"]
+__all__ = ["register", "shard_of"]
+
+T = TypeVar("T")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -81,6 +84,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument("--junit", type=Path, help="write JUnit XML here")
     run.add_argument("--max-fail", type=int, help="stop after N failed or errored cases")
     _docs_argument(run)
+    _spread_arguments(run, "cases")
     run.set_defaults(run=_run)
 
     summary = inner.add_parser(
@@ -126,6 +130,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--out", type=Path, default=Path("fuzz-cases"), help="folder for a found case"
     )
     fuzz.add_argument("--report", type=Path, help="write the run's counts as JSON here")
+    _spread_arguments(fuzz, "hands drawn")
     fuzz.set_defaults(run=_fuzz)
 
     adapter = inner.add_parser(
@@ -156,6 +161,54 @@ def _engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--validate", action="store_true", help="check every message against spec/protocol"
     )
+
+
+def _cores() -> int:
+    """The cores this process may run on (all of them where the system cannot say)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _spread_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=_cores(),
+        help="engines run side by side (default: one per core)",
+    )
+    parser.add_argument(
+        "--shard",
+        metavar="I/N",
+        help=f"run only shard I of N (1-based) of the {what}, to spread a run over machines",
+    )
+
+
+def _spread(args: argparse.Namespace) -> tuple[int, int] | None:
+    """Check ``--jobs`` and return the ``--shard`` as (I, N), or ``None``."""
+    if args.jobs < 1:
+        msg = f"--jobs must be at least 1, got {args.jobs}"
+        raise UsageError(msg)
+    if args.shard is None:
+        return None
+    index, slash, count = args.shard.partition("/")
+    if not (slash and index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        msg = f"--shard must be I/N with 1 <= I <= N (e.g. 2/4), got {printable(args.shard)!r}"
+        raise UsageError(msg)
+    return int(index), int(count)
+
+
+def _shard_json(shard: tuple[int, int]) -> dict[str, int]:
+    return {"index": shard[0], "count": shard[1]}
+
+
+def shard_of(items: Sequence[T], shard: tuple[int, int] | None) -> list[T]:
+    """Item k of ``items`` (0-based) belongs to shard (k % N) + 1: shards of one list are
+    disjoint, together they are the list, and each holds every N-th item."""
+    if shard is None:
+        return list(items)
+    index, count = shard
+    return list(items[index - 1 :: count])
 
 
 def _engine_factory(args: argparse.Namespace) -> Callable[[], Engine]:
@@ -263,6 +316,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.max_fail is not None and args.max_fail < 1:
         msg = f"--max-fail must be at least 1, got {args.max_fail}"
         raise UsageError(msg)
+    _spread(args)
     with _Signals() as signals:
         try:
             return _run_reported(args, make_engine, signals)
@@ -277,8 +331,11 @@ def _run_reported(
     a usage error or on a signal at any moment."""
     levels = args.level or list(LEVELS)
     impl = "gaple (reference, in process)" if args.reference else args.impl
+    shard = _spread(args)
     stream = _open_report(args.report)
-    report = JsonLinesReport(stream, impl=impl, total=0, levels=levels) if stream else None
+    report = (
+        JsonLinesReport(stream, impl=impl, total=0, levels=levels, shard=shard) if stream else None
+    )
     progress = Progress(sys.stderr, 0)
     outcomes: list[CaseOutcome] = []
     greeted: list[EngineInfo] = []
@@ -297,12 +354,17 @@ def _run_reported(
     began = time.perf_counter()
     refused: UsageError | None = None
     try:
-        every, cases = _cases(args)
+        every, chosen = _cases(args)
+        # Sorted by ID, so that a shard and the order of the report do not depend on how the
+        # cases were found.
+        chosen = sorted(chosen, key=lambda case: str(case["id"]))
+        cases = shard_of(chosen, shard)
         progress.total = len(cases)
         if report is not None:
             report.total = len(cases)
             report.vectors = vector_set_of(every)
-            report.selection = (len(cases), cases_sha256(cases))
+            # The selection before sharding, which every shard of the run shares.
+            report.selection = (len(chosen), cases_sha256(chosen))
         _preflight(make_engine)
         summary = run_suite(
             cases,
@@ -311,6 +373,7 @@ def _run_reported(
             max_fail=args.max_fail,
             on_hello=on_hello,
             on_case=on_case,
+            jobs=args.jobs,
         )
     except (KeyboardInterrupt, UsageError) as error:
         refused = error if isinstance(error, UsageError) else None
@@ -425,6 +488,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         msg = "fuzz needs Hypothesis: pip install 'gaple[conformance]'"
         raise UsageError(msg) from None
     make_engine = _engine_factory(args)
+    shard = _spread(args)
     names, fixed = _fuzz_variants(args)
     examples = EXAMPLES if args.examples is None else args.examples
     max_seconds = MAX_SECONDS if args.max_seconds is None else args.max_seconds
@@ -435,14 +499,23 @@ def _fuzz(args: argparse.Namespace) -> int:
         msg = f"--max-seconds must be a finite positive number of seconds, got {max_seconds}"
         raise UsageError(msg)
     try:
-        report = fuzz(
-            make_engine,
-            names,
-            examples=examples,
-            seed=args.seed,
-            overrides=fixed,
-            max_seconds=max_seconds,
-        )
+        with _Signals() as signals:
+            try:
+                report = fuzz(
+                    make_engine,
+                    names,
+                    examples=examples,
+                    seed=args.seed,
+                    overrides=fixed,
+                    max_seconds=max_seconds,
+                    shard=shard,
+                    jobs=args.jobs,
+                )
+            except KeyboardInterrupt:
+                print("interrupted: no report", file=sys.stderr)
+                return signals.status()
+            finally:
+                kill_all()
     except EngineError as error:
         msg = f"engine error: {error}"
         raise UsageError(msg) from None
@@ -452,11 +525,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     label = args.variant + "".join(f" {k}={json.dumps(v)}" for k, v in fixed.items())
     print(report.table())
     if args.report is not None:
-        try:
-            args.report.write_text(json.dumps(report.to_json(), indent=2) + "\n", "utf-8")
-        except OSError as error:
-            msg = f"--report {args.report}: {error.strerror}"
-            raise UsageError(msg) from None
+        _write_fuzz_report(args.report, report.to_json(), shard)
     found = report.finding
     if found is None:
         print(
@@ -476,3 +545,13 @@ def _fuzz(args: argparse.Namespace) -> int:
     print(f"disagreement: {printable(found.outcome.describe(), limit=1000)}")
     print(f"minimal case written to {path}")
     return 1
+
+
+def _write_fuzz_report(path: Path, data: dict[str, Any], shard: tuple[int, int] | None) -> None:
+    if shard is not None:
+        data["shard"] = _shard_json(shard)
+    try:
+        path.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
+    except OSError as error:
+        msg = f"--report {path}: {error.strerror}"
+        raise UsageError(msg) from None

@@ -19,11 +19,12 @@ import selectors
 import signal
 import subprocess
 import time
+from collections.abc import Sequence
 from typing import IO, Any, Protocol
 
 from gaple.conformance.cases import LEVELS, observe, result_json
 from gaple.conformance.escape import printable
-from gaple.conformance.schemas import PROTOCOL_SCHEMAS, REPLY_TO
+from gaple.conformance.schemas import BATCHED, PROTOCOL_SCHEMAS, REPLY_TO
 from gaple.deal import InvalidDeal
 from gaple.io import FormatError, deal_from_json, rules_from_json
 from gaple.state import IllegalMove, MoveSyntaxError, State, apply, new_hand, parse_move
@@ -75,16 +76,21 @@ class Validator:
         }
 
     def check(self, name: str, message: JSON) -> None:
-        """Raise :class:`EngineError` naming the JSON path of the first problem."""
+        """Raise :class:`EngineError` naming the JSON path of the first problem; each request
+        of a batch is checked against its own schema."""
         errors = sorted(self._validators[name].iter_errors(message), key=lambda e: list(e.path))
         if errors:
             error = errors[0]
             path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path)
             msg = f"{name} message does not match protocol/{name}.schema.json at {path}: "
             raise EngineError(msg + printable(error.message, limit=SHOWN))
+        if name == "batch":
+            for inner in message["requests"]:
+                self.check(inner["type"], inner)
 
-    def check_reply(self, request: str, reply: JSON) -> None:
-        """Check a reply against the schemas of the replies allowed for ``request``."""
+    def check_reply(self, request: str, reply: JSON, *, batched: Sequence[JSON] = ()) -> None:
+        """Check a reply against the schemas of the replies allowed for ``request``; the
+        replies of a batch each against those of its request in ``batched``."""
         kind = reply.get("type") if isinstance(reply, dict) else None
         names = REPLY_TO[request]
         name = next((n for n in names if n in (kind, f"{kind}-reply")), None)
@@ -93,6 +99,9 @@ class Validator:
             msg = f"reply of type {shown} to {request!r}; expected one of {', '.join(names)}"
             raise EngineError(msg)
         self.check(name, reply)
+        if name == "batch-reply":
+            for inner, answer in zip(batched, reply["replies"], strict=False):
+                self.check_reply(inner["type"], answer)
 
 
 MAX_REPLY = 1 << 20
@@ -227,7 +236,7 @@ class SubprocessEngine:
             msg = f"reply to {kind!r} is not a JSON object: {_shown(line)}"
             raise EngineError(msg)
         if self.validator is not None:
-            self.validator.check_reply(str(kind), reply)
+            self.validator.check_reply(str(kind), reply, batched=message.get("requests", ()))
         if reply.get("type") == "error":
             said = reply.get("message")
             text = said if isinstance(said, str) else json.dumps(said)
@@ -300,13 +309,29 @@ def _shown(line: bytes) -> str:
 
 
 class ReferenceEngine:
-    """gaple itself behind the protocol, in process: the suite's self-check."""
+    """gaple itself behind the protocol, in process: the suite's self-check.
 
-    def __init__(self) -> None:
+    It answers ``batch`` requests, but offers them in its hello only when ``batch`` is set
+    (as gaple's own adapter does): in process, one request at a time costs nothing more.
+    """
+
+    def __init__(self, *, batch: bool = False) -> None:
         self._state: State | None = None
+        self._batch = batch
 
     def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
         """Answer as a conforming adapter would."""
+        if message.get("type") != "batch":
+            return self._answer(message)
+        replies = [
+            self._answer(r)
+            if r.get("type") in BATCHED
+            else {"type": "error", "message": f"{r.get('type')!r} cannot be batched"}
+            for r in message["requests"]
+        ]
+        return {"type": "batch", "replies": replies}
+
+    def _answer(self, message: dict[str, JSON]) -> dict[str, JSON]:
         kind = message.get("type")
         if kind == "hello":
             return {
@@ -316,6 +341,7 @@ class ReferenceEngine:
                 "version": _version(),
                 "levels": list(LEVELS),
                 "error_codes": True,
+                "batch": self._batch,
             }
         if kind == "start":
             try:
@@ -361,7 +387,7 @@ def _version() -> str:
 
 def serve(stdin: IO[str], stdout: IO[str]) -> int:
     """Run the reference engine as a protocol v1 adapter on the given streams."""
-    engine = ReferenceEngine()
+    engine = ReferenceEngine(batch=True)
     for line in stdin:
         if not line.strip():
             continue

@@ -24,10 +24,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import multiprocessing
 import operator
+import os
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from multiprocessing.connection import Connection
 from typing import Any
 
 from attrs import frozen
@@ -36,7 +40,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from gaple.conformance.cases import Step, build_case
-from gaple.conformance.engines import Engine, EngineError
+from gaple.conformance.engines import Engine, EngineError, kill_all
 from gaple.conformance.runner import CaseOutcome, EngineInfo, hello, run_case
 from gaple.deal import Deal, deal_in_order
 from gaple.io import rules_to_json
@@ -77,6 +81,7 @@ __all__ = [
     "FuzzReport",
     "Unsupported",
     "fuzz",
+    "owner",
     "situations",
 ]
 
@@ -188,6 +193,12 @@ class FuzzReport:
             "finding": None if self.finding is None else self.finding.outcome.to_json(),
             "situations": dict(self.counts),
         }
+
+
+_CHOICES = st.lists(
+    st.tuples(st.integers(0, 3).map(lambda n: n == 3), st.integers(0, 500)), max_size=MAX_STEPS
+)
+"""Each step of a hand: whether to try an illegal action, and which move to pick."""
 
 
 class _Disagreement(Exception):
@@ -646,12 +657,20 @@ def fuzz(
     overrides: Mapping[str, JSON] | None = None,
     max_seconds: float | None = MAX_SECONDS,
     shrink_seconds: float = SHRINK_SECONDS,
+    shard: tuple[int, int] | None = None,
+    jobs: int = 1,
 ) -> FuzzReport:
     """Play up to ``examples`` drawn hands (for at most ``max_seconds``) on the engine and the
     spec; the report holds the first disagreement, shrunk for at most ``shrink_seconds``.
 
     ``variants`` is one preset, several, or ``None`` for every preset; ``overrides`` are
     options fixed in every example (the others are drawn per example).
+
+    ``shard`` (I, N) plays only the hands of shard I of N (:func:`owner` of the rules, the
+    first-hand flag and the policy, drawn first): the shards of one seed play
+    disjoint hands, the same ones in every run that is not cut short by the time. ``jobs``
+    processes search side by side, each a shard of the shard; their counts are added up, and
+    the disagreement reported is that of the first job (in job order) that found one.
 
     Raises:
         EngineError: the engine cannot even be started and greeted, or it crashed, hung or
@@ -669,8 +688,41 @@ def fuzz(
     playable = _playable(names, fixed)
     if not playable:
         find_preset(names[0]).rules.replace(**fixed)  # raises, saying why
+    index, count = shard or (1, 1)
+
+    def search(job: int) -> FuzzReport:
+        # Job j of J in shard I of N is shard I + N * (j - 1) of N * J: an owner() equal to I
+        # modulo N, so together the jobs take exactly the hands of the shard.
+        part = (index + count * (job - 1), count * jobs)
+        return _search(
+            make_engine, playable, fixed, examples, seed, max_seconds, shrink_seconds, part
+        )
+
+    report = search(1) if jobs == 1 else _merge(_in_processes(search, jobs))
+    if report.finding is None and report.skipped and not report.played:
+        raise Unsupported(report.skip_reason)
+    return report
+
+
+def owner(key: object, count: int) -> int:
+    """The shard (1 to ``count``) of a hand from what was drawn of it (``key``, JSON): a hash,
+    so the same draws fall to the same shard in every run. Shards nest: shard I + N * (j - 1)
+    of N * J is part of shard I of N."""
+    digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).digest()
+    return int.from_bytes(digest[:8], "big") % count + 1
+
+
+def _search(  # noqa: PLR0917  # the arguments of fuzz(), passed on to each job
+    make_engine: Callable[[], Engine],
+    playable: list[str],
+    fixed: dict[str, JSON],
+    examples: int,
+    seed: int,
+    max_seconds: float | None,
+    shrink_seconds: float,
+    shard: tuple[int, int],
+) -> FuzzReport:
     run = _Run(make_engine, seed, max_seconds, shrink_seconds)
-    run.engine()  # fail early, outside Hypothesis, if the engine cannot start
 
     @settings(
         max_examples=examples,
@@ -681,24 +733,19 @@ def fuzz(
         print_blob=False,
     )
     @hypothesis_seed(seed)
-    @given(
-        variant=_variants(playable, fixed),
-        data=st.data(),
-        first_hand=st.booleans(),
-        policy=st.sampled_from(POLICIES),
-        choices=st.lists(
-            st.tuples(st.integers(0, 3).map(lambda n: n == 3), st.integers(0, 500)),
-            max_size=MAX_STEPS,
-        ),
-    )
-    def probe(
-        variant: tuple[str, dict[str, JSON]],
-        data: st.DataObject,
-        first_hand: bool,
-        policy: str,
-        choices: list[tuple[bool, int]],
-    ) -> None:
-        preset, changed = variant
+    @given(data=st.data())
+    def probe(data: st.DataObject) -> None:
+        preset, changed = data.draw(_variants(playable, fixed), label="variant")
+        first_hand = data.draw(st.booleans(), label="first_hand")
+        policy = data.draw(st.sampled_from(POLICIES), label="policy")
+        # The shard is decided before the costly draws (the moves, the order of the tiles), by
+        # what is drawn so far: hands of different shards differ there, so no two shards ever
+        # play the same hand.
+        if owner([preset, changed, first_hand, policy], shard[1]) != shard[0]:
+            if run.out_of_time():
+                raise _OutOfTime
+            return  # another shard's hand: not drawn further, not played, not counted
+        choices = data.draw(_CHOICES, label="choices")
         rules = find_preset(preset).rules.replace(**changed)
         order = data.draw(st.permutations(tile_set(rules.max_pip).tiles), label="order")
         # Most deals give one seat both special doubles; a number past the seats means none.
@@ -718,6 +765,7 @@ def fuzz(
             raise _Disagreement(outcome.describe())
 
     try:
+        run.engine()  # fail early, outside Hypothesis, if the engine cannot start
         probe()
     except (_Disagreement, _OutOfTime):
         pass
@@ -725,9 +773,78 @@ def fuzz(
         run.close()
     if run.broken is not None:
         raise EngineError("the engine failed during the search: " + run.broken)
-    if not run.found and run.skipped and not run.played:
-        raise Unsupported(run.reasons[0])
     return run.report()
+
+
+def _in_processes(search: Callable[[int], FuzzReport], jobs: int) -> list[FuzzReport]:
+    """``search(1)`` to ``search(jobs)``, each in a process of its own (forked, so it shares
+    the engine factory); the first error of a job is raised. On an interruption each job is
+    sent SIGTERM, which ends its search and its engine as a SIGTERM of the command does."""
+    context = multiprocessing.get_context("fork")
+    pipes = [context.Pipe(duplex=False) for _ in range(jobs)]
+    processes = [
+        context.Process(target=_job, args=(search, job, pipes[job - 1][1]), daemon=True)
+        for job in range(1, jobs + 1)
+    ]
+    try:
+        for process, (_receive, send) in zip(processes, pipes, strict=True):
+            process.start()
+            send.close()  # the job's copy is the only one left: its end is an EOF here
+        results = [_received(receive) for receive, _send in pipes]
+    except BaseException:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        raise
+    finally:
+        for process in processes:
+            process.join()
+    reports = []
+    for result in results:
+        if isinstance(result, Exception):
+            raise result
+        reports.append(result)
+    return reports
+
+
+def _received(receive: Connection) -> FuzzReport | Exception:
+    try:
+        result: FuzzReport | Exception = receive.recv()
+    except EOFError:
+        return EngineError("a fuzzing job ended without a report (killed or interrupted)")
+    return result
+
+
+def _job(search: Callable[[int], FuzzReport], job: int, send: Connection) -> None:
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, _end_job)
+    try:
+        result: FuzzReport | Exception = search(job)
+    except Exception as error:  # raised again in the parent
+        result = error
+    send.send(result)
+
+
+def _end_job(number: int, _frame: object) -> None:
+    """A job's answer to SIGTERM (from the parent, when the run is interrupted) or SIGINT
+    (Ctrl-C): its engine killed at once, then the job gone, wherever it was."""
+    kill_all()
+    os._exit(128 + number)
+
+
+def _merge(reports: Sequence[FuzzReport]) -> FuzzReport:
+    """One report for the jobs of a run: counts added up, the first job's finding."""
+    found = [r for r in reports if r.finding is not None]
+    reasons = [r.skip_reason for r in reports if r.skip_reason is not None]
+    return FuzzReport(
+        finding=found[0].finding if found else None,
+        played=sum(r.played for r in reports),
+        skipped=sum(r.skipped for r in reports),
+        seconds=max(r.seconds for r in reports),
+        found_after=found[0].found_after if found else None,
+        counts={name: sum(r.counts[name] for r in reports) for name in SITUATIONS},
+        skip_reason=reasons[0] if reasons else None,
+    )
 
 
 def rules_label(preset: str, overrides: Mapping[str, JSON] | None) -> str:

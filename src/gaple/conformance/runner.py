@@ -11,14 +11,24 @@ values.
 from __future__ import annotations
 
 import json
+import queue
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from attrs import field, frozen
 
 from gaple.conformance.cases import LEVELS, error_level, move_rule
-from gaple.conformance.compare import Difference, compare_observation, compare_result
+from gaple.conformance.compare import (
+    COUNT_FIELDS,
+    LINE_FIELDS,
+    POINTS_FIELDS,
+    TURNS_FIELDS,
+    Difference,
+    compare_observation,
+    compare_result,
+)
 from gaple.conformance.engines import Engine, EngineError
 from gaple.conformance.escape import printable
 from gaple.conformance.shapes import reply_problem
@@ -44,6 +54,8 @@ class EngineInfo:
     version: str
     levels: tuple[str, ...]
     error_codes: bool
+    batch: bool = False
+    """Whether the engine answers ``batch`` requests (optional in the protocol)."""
 
 
 @frozen
@@ -132,6 +144,7 @@ def hello(engine: Engine) -> EngineInfo:
         version=reply.get("version", ""),
         levels=tuple(level for level in LEVELS if level in levels),
         error_codes=reply["error_codes"],
+        batch=reply.get("batch") is True,
     )
 
 
@@ -158,7 +171,8 @@ class _Failed(Exception):
 def run_case(
     engine: Engine, info: EngineInfo, case: Mapping[str, JSON], levels: Iterable[str]
 ) -> CaseOutcome:
-    """Play one case on ``engine``, checking the given levels.
+    """Play one case on ``engine``, checking the given levels: request by request, or in one
+    ``batch`` when the engine's hello offers it.
 
     Raises:
         EngineError: the engine crashed, hung or answered out of protocol.
@@ -176,16 +190,9 @@ def run_case(
             message=f"needs level {', '.join(missing)}, which is not checked",
         )
     compared = tuple(level for level in case["levels"] if level in checked)
-    reply = ask(
-        engine,
-        {
-            "type": "start",
-            "case": case["id"],
-            "rules": case["rules"],
-            "deal": case["deal"],
-            "first_hand": case["first_hand"],
-        },
-    )
+    requests = _requests(case, compared)
+    replies = _batched(engine, requests) if info.batch else _one_by_one(engine, requests)
+    reply = next(replies)
     if reply.get("type") == "unsupported":
         reason = printable(reply.get("reason", "no reason given"), limit=200)
         return CaseOutcome(
@@ -195,7 +202,7 @@ def run_case(
         msg = f"expected 'started' or 'unsupported', got {_show(reply)}"
         raise EngineError(msg)
     try:
-        _play_case(engine, info, case, compared)
+        _play_case(replies, info, case, compared)
     except _Failed as failure:
         action = failure.action
         return CaseOutcome(
@@ -215,43 +222,137 @@ def run_case(
     )
 
 
-def _spec_start(case: Mapping[str, JSON]) -> State:
+def _requests(case: Mapping[str, JSON], levels: Sequence[str]) -> list[dict[str, JSON]]:
+    """Every request of a case, in order: they never depend on the engine's replies."""
+    requests: list[dict[str, JSON]] = [
+        {
+            "type": "start",
+            "case": case["id"],
+            "rules": case["rules"],
+            "deal": case["deal"],
+            "first_hand": case["first_hand"],
+        },
+        {"type": "state"},
+    ]
+    for step in case["steps"]:
+        action = step["action"]
+        requests += [{"type": "act", "seat": action["seat"], "move": action["move"]}]
+        requests += [{"type": "state"}]
+    if case.get("result") is not None and {"count", "points", "rules"} & set(levels):
+        requests.append({"type": "result"})
+    return requests
+
+
+def _one_by_one(engine: Engine, requests: Sequence[dict[str, JSON]]) -> Iterator[dict[str, JSON]]:
+    """The replies, each request sent only once the previous reply is read (nothing is sent
+    after the first difference)."""
+    for message in requests:
+        yield ask(engine, message)
+
+
+def _batched(engine: Engine, requests: Sequence[dict[str, JSON]]) -> Iterator[dict[str, JSON]]:
+    """The replies to every request, sent in one ``batch``; each is checked when it is read,
+    so an error after the first difference does not change the outcome."""
+    reply = engine.request({"type": "batch", "requests": list(requests)})
+    replies = reply.get("replies")
+    if reply.get("type") != "batch" or not isinstance(replies, list):
+        msg = f"expected a 'batch' reply, got {_show(reply)}"
+        raise EngineError(msg)
+    if len(replies) != len(requests):
+        msg = f"a batch of {len(requests)} requests answered with {len(replies)} replies"
+        raise EngineError(msg)
+    for message, answer in zip(requests, replies, strict=True):
+        kind = message["type"]
+        if not isinstance(answer, dict):
+            msg = f"reply to {kind!r} in a batch is not a JSON object: {_show(answer)}"
+            raise EngineError(msg)
+        if answer.get("type") == "error":
+            said = answer.get("message")
+            text = said if isinstance(said, str) else json.dumps(said)
+            msg = f"the engine answered {kind!r} in a batch with an error: {printable(text)}"
+            raise EngineError(msg)
+        problem = reply_problem(kind, answer)
+        if problem is not None:
+            raise EngineError(problem)
+        yield answer
+
+
+def _spec_at(case: Mapping[str, JSON], steps: int) -> State:
+    """The spec's state after the first ``steps`` steps of the case: replayed only to name the
+    rule of a difference, as the case's expected values already say what the spec shows."""
     try:
         rules = rules_from_json(case["rules"], "$.rules")
         deal = deal_from_json(case["deal"], "$.deal")
     except FormatError as error:
         msg = f"case {case['id']} is not readable: {error}"
         raise ValueError(msg) from None
-    return new_hand(rules, deal, first_hand=case["first_hand"])
+    state = new_hand(rules, deal, first_hand=case["first_hand"])
+    for number, step in enumerate(case["steps"][:steps], start=1):
+        if "error" in step:
+            continue
+        action = step["action"]
+        try:
+            state = apply(state, parse_move(action["move"]), action["seat"])
+        except IllegalMove as error:
+            msg = f"case {case['id']} step {number} is illegal in the spec: {error}"
+            raise ValueError(msg) from None
+    return state
+
+
+def _line_move(text: str) -> bool:
+    return text.startswith(("lead ", "place "))
+
+
+def _same(expected: Mapping[str, JSON], shown: Mapping[str, JSON], levels: Sequence[str]) -> bool:
+    """Whether ``shown`` equals ``expected`` in every field the levels check, ``legal`` as a
+    set; then :func:`~gaple.conformance.compare.compare_observation` finds no difference
+    either. Otherwise it finds the difference (or a mere spelling, ``place 3-0 left``)."""
+    line, turns = "line" in levels, "turns" in levels
+    fields = (TURNS_FIELDS if turns else ()) + (LINE_FIELDS if line else ())
+    if any(shown.get(name, _ABSENT) != expected[name] for name in fields):
+        return False
+    if line and turns:
+        return set(shown["legal"]) == set(expected["legal"])
+    return {m for m in shown["legal"] if _line_move(m) == line} == {
+        m for m in expected["legal"] if _line_move(m) == line
+    }
+
+
+_ABSENT = object()
 
 
 def _observe(
-    engine: Engine,
+    replies: Iterator[dict[str, JSON]],
+    case: Mapping[str, JSON],
     expected: Mapping[str, JSON],
-    spec: State,
     levels: Sequence[str],
     *,
     step: int,
     action: Mapping[str, JSON] | None,
 ) -> None:
-    shown = ask(engine, {"type": "state"})
+    shown = next(replies)
     if shown.get("type") != "state":
         msg = f"expected a 'state' reply, got {_show(shown)}"
         raise EngineError(msg)
+    if _same(expected, shown, levels):
+        return
+    spec = _spec_at(case, step)
     difference = compare_observation(expected, shown, spec, levels)
     if difference is not None:
         raise _Failed(difference, step, action, spec)
 
 
 def _play_case(
-    engine: Engine, info: EngineInfo, case: Mapping[str, JSON], levels: Sequence[str]
+    replies: Iterator[dict[str, JSON]],
+    info: EngineInfo,
+    case: Mapping[str, JSON],
+    levels: Sequence[str],
 ) -> None:
-    spec = _spec_start(case)
     expected = case["initial"]
-    _observe(engine, expected, spec, levels, step=0, action=None)
+    _observe(replies, case, expected, levels, step=0, action=None)
     for number, step in enumerate(case["steps"], start=1):
         action = step["action"]
-        reply = ask(engine, {"type": "act", "seat": action["seat"], "move": action["move"]})
+        reply = next(replies)
         verdict = reply.get("type")
         if verdict not in ("ok", "rejected"):
             msg = f"expected 'ok' or 'rejected' to an act, got {_show(reply)}"
@@ -261,37 +362,57 @@ def _play_case(
             wanted = f"rejected ({error['code']})"
             if verdict == "ok":
                 raise _Failed(
-                    Difference("verdict", error["rule"], wanted, "accepted"), number, action, spec
+                    Difference("verdict", error["rule"], wanted, "accepted"),
+                    number,
+                    action,
+                    _spec_at(case, number - 1),
                 )
             level = error_level(error["code"], action["move"])
             if info.error_codes and level in levels and reply.get("code") != error["code"]:
                 difference = Difference("code", error["rule"], error["code"], reply.get("code"))
-                raise _Failed(difference, number, action, spec)
+                raise _Failed(difference, number, action, _spec_at(case, number - 1))
             if "rules" in levels and level in levels and reply.get("rule") != error["rule"]:
                 difference = Difference("rule", error["rule"], error["rule"], reply.get("rule"))
-                raise _Failed(difference, number, action, spec)
+                raise _Failed(difference, number, action, _spec_at(case, number - 1))
         else:
-            move = parse_move(action["move"])
             if verdict == "rejected":
                 shown = f"rejected ({reply.get('code')}: {reply.get('message', '')})"
-                rule = move_rule(spec, move)
+                spec = _spec_at(case, number - 1)
+                rule = move_rule(spec, parse_move(action["move"]))
                 raise _Failed(Difference("verdict", rule, "accepted", shown), number, action, spec)
-            try:
-                spec = apply(spec, move, action["seat"])
-            except IllegalMove as error:
-                msg = f"case {case['id']} step {number} is illegal in the spec: {error}"
-                raise ValueError(msg) from None
             expected = step["expect"]
-        _observe(engine, expected, spec, levels, step=number, action=action)
+        _observe(replies, case, expected, levels, step=number, action=action)
     result = case.get("result")
     if result is not None and {"count", "points", "rules"} & set(levels):
-        claimed = ask(engine, {"type": "result"})
+        claimed = next(replies)
         if claimed.get("type") != "result":
             msg = f"expected a 'result' reply, got {_show(claimed)}"
             raise EngineError(msg)
+        if _same_result(result, claimed, levels):
+            return
+        spec = _spec_at(case, len(case["steps"]))
         mismatch = compare_result(result, claimed, spec, levels)
         if mismatch is not None:
             raise _Failed(mismatch, len(case["steps"]), None, spec)
+
+
+def _same_result(
+    expected: Mapping[str, JSON], shown: Mapping[str, JSON], levels: Sequence[str]
+) -> bool:
+    """Whether the result fields the levels check are equal (the rule IDs as sets)."""
+    fields = (COUNT_FIELDS if "count" in levels else ()) + (
+        POINTS_FIELDS if "points" in levels else ()
+    )
+    if any(shown.get(name, _ABSENT) != expected[name] for name in fields if name in expected):
+        return False
+    if "rules" in levels and "rules" in expected:
+        rules = shown.get("rules")
+        return (
+            isinstance(rules, list)
+            and all(isinstance(r, str) for r in rules)
+            and set(rules) == set(expected["rules"])
+        )
+    return True
 
 
 @frozen
@@ -332,55 +453,156 @@ def run_suite(
     max_fail: int | None = None,
     on_hello: Callable[[EngineInfo], None] | None = None,
     on_case: Callable[[CaseOutcome], None] | None = None,
+    jobs: int = 1,
 ) -> Summary:
     """Run ``cases`` on engines made by ``make_engine`` (a new one after every error).
 
-    ``levels`` limits the checked levels further than the engine's own declaration. The run
-    stops after ``max_fail`` failed or errored cases.
+    ``jobs`` engines play cases side by side, each in a thread of its own (the engines are
+    processes, so they run on every core). The outcomes are still reported in the order of
+    ``cases``, whatever the order the cases finish in, so the outcomes are the same for any
+    number of jobs. ``levels`` limits the checked levels further than the engine's own
+    declaration. The run stops after ``max_fail`` failed or errored cases (in the order of
+    ``cases``).
     """
     began = time.perf_counter()
-    wanted = set(LEVELS if levels is None else levels)
-    engine: Engine | None = None
+    run = _Jobs(cases, make_engine, set(LEVELS if levels is None else levels))
+    workers = [
+        threading.Thread(target=run.work, name=f"gaple-job-{n}", daemon=True)
+        for n in range(max(1, min(jobs, len(cases))))
+    ]
     info: EngineInfo | None = None
     outcomes: list[CaseOutcome] = []
+    finished: dict[int, CaseOutcome] = {}
     bad = 0
     stopped = False
     interrupted = False
+    running = len(workers)
     try:
-        for case in cases:
-            if max_fail is not None and bad >= max_fail:
-                stopped = True
-                break
-            case_began = time.perf_counter()
-            try:
-                if engine is None:
-                    engine = make_engine()
-                    hello_info = hello(engine)
-                    if info is None and on_hello is not None:
-                        on_hello(hello_info)
-                    info = hello_info
-                assert info is not None
-                checked = [level for level in info.levels if level in wanted]
-                outcome = run_case(engine, info, case, checked)
-            except EngineError as error:
-                if engine is not None:
-                    engine.close()
-                engine = None
-                outcome = CaseOutcome(
-                    case=case["id"],
-                    topic=case["topic"],
-                    status="errored",
-                    seconds=time.perf_counter() - case_began,
-                    message=str(error),
-                    rule_ids=tuple(case["rule_ids"]),
-                )
-            bad += outcome.status in ("failed", "errored")
-            outcomes.append(outcome)
-            if on_case is not None:
-                on_case(outcome)
+        for worker in workers:
+            worker.start()
+        while running:
+            index, item = run.done.get()
+            if isinstance(item, BaseException):
+                raise item
+            if item is None:
+                running -= 1
+            elif isinstance(item, EngineInfo):
+                if info is None and on_hello is not None:
+                    on_hello(item)
+                info = info or item
+            else:
+                finished[index] = item
+            while len(outcomes) in finished and not stopped:
+                if max_fail is not None and bad >= max_fail:
+                    stopped = True
+                    run.stop.set()
+                    break
+                outcome = finished.pop(len(outcomes))
+                bad += outcome.status in ("failed", "errored")
+                outcomes.append(outcome)
+                if on_case is not None:
+                    on_case(outcome)
     except KeyboardInterrupt:
         interrupted = True
+        # The cases finished so far are kept, in order; those still running are abandoned.
+        for index in sorted(finished):
+            outcomes.append(finished[index])
+            if on_case is not None:
+                on_case(finished[index])
     finally:
-        if engine is not None:
-            engine.close()
+        run.stop.set()
+        run.abort()
+        for worker in workers:
+            worker.join()
     return Summary(tuple(outcomes), time.perf_counter() - began, info, stopped, interrupted)
+
+
+class _Jobs:
+    """The state the threads of a run share: which case comes next, and the engines."""
+
+    def __init__(
+        self,
+        cases: Sequence[Mapping[str, JSON]],
+        make_engine: Callable[[], Engine],
+        wanted: set[str],
+    ) -> None:
+        self.cases = cases
+        self.make_engine = make_engine
+        self.wanted = wanted
+        self.stop = threading.Event()
+        self.done: queue.SimpleQueue[tuple[int, CaseOutcome | EngineInfo | BaseException | None]]
+        self.done = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._next = 0
+        self._engines: set[Engine] = set()
+
+    def _claim(self) -> int | None:
+        with self._lock:
+            if self.stop.is_set() or self._next >= len(self.cases):
+                return None
+            self._next += 1
+            return self._next - 1
+
+    def _start(self) -> tuple[Engine, EngineInfo] | None:
+        engine = self.make_engine()
+        with self._lock:
+            self._engines.add(engine)
+            # Checked under the lock: abort() either saw this engine or the stop.
+            stopping = self.stop.is_set()
+        if stopping:
+            self._end(engine)
+            return None
+        return engine, hello(engine)
+
+    def _end(self, engine: Engine) -> None:
+        with self._lock:
+            self._engines.discard(engine)
+        engine.close()
+
+    def abort(self) -> None:
+        """End every engine at once (after the stop is set): a thread waiting on one gets an
+        error straight away instead of at its timeout."""
+        with self._lock:
+            engines = list(self._engines)
+        for engine in engines:
+            kill = getattr(engine, "kill", None)
+            if kill is not None:
+                kill()
+
+    def work(self) -> None:
+        """Play cases until none is left or the run stops; one engine, restarted after an
+        error. Everything goes back to the main thread through :attr:`done`."""
+        current: tuple[Engine, EngineInfo] | None = None
+        try:
+            while (index := self._claim()) is not None:
+                case = self.cases[index]
+                began = time.perf_counter()
+                try:
+                    if current is None:
+                        current = self._start()
+                        if current is None:
+                            break
+                        self.done.put((-1, current[1]))
+                    engine, info = current
+                    checked = [level for level in info.levels if level in self.wanted]
+                    outcome = run_case(engine, info, case, checked)
+                except EngineError as error:
+                    if current is not None:
+                        self._end(current[0])
+                    current = None
+                    outcome = CaseOutcome(
+                        case=case["id"],
+                        topic=case["topic"],
+                        status="errored",
+                        seconds=time.perf_counter() - began,
+                        message=str(error),
+                        rule_ids=tuple(case["rule_ids"]),
+                    )
+                self.done.put((index, outcome))
+        except BaseException as error:  # the main thread raises it
+            if not self.stop.is_set():
+                self.done.put((-1, error))
+        finally:
+            if current is not None:
+                self._end(current[0])
+            self.done.put((-1, None))

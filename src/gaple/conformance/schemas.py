@@ -17,7 +17,7 @@ from gaple.registry import RULES
 from gaple.rules import Ruleset
 from gaple.state import ERROR_CODES
 
-__all__ = ["PROTOCOL_SCHEMAS", "REPLY_TO", "SCHEMAS", "case_schema", "transcript_schema"]
+__all__ = ["BATCHED", "PROTOCOL_SCHEMAS", "REPLY_TO", "SCHEMAS", "case_schema", "transcript_schema"]
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE = "urn:gaple:spec:v1:"
@@ -237,6 +237,10 @@ def transcript_schema() -> JSON:
     }
 
 
+BATCHED = ("start", "state", "act", "result")
+"""The requests a ``batch`` may carry (never ``hello``, ``bye`` or another batch)."""
+
+
 def _message(name: str, properties: JSON, required: list[str], *, extra: bool = False) -> JSON:
     return {
         "$schema": DRAFT,
@@ -267,6 +271,7 @@ def _protocol() -> dict[str, JSON]:
                 "version": {"type": "string"},
                 "levels": {"type": "array", "items": _LEVEL, "uniqueItems": True},
                 "error_codes": {"type": "boolean"},
+                "batch": {"type": "boolean"},
             },
             ["type", "protocol", "name", "levels", "error_codes"],
             extra=True,
@@ -316,6 +321,37 @@ def _protocol() -> dict[str, JSON]:
             {"type": {"const": "result"}, **result},
             ["type", *(name for name in result if name != "rules")],
         ),
+        # The envelope only: each request and reply inside is checked against its own schema.
+        "batch": _message(
+            "batch",
+            {
+                "type": {"const": "batch"},
+                "requests": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"type": {"enum": list(BATCHED)}},
+                        "required": ["type"],
+                    },
+                },
+            },
+            ["type", "requests"],
+        ),
+        "batch-reply": _message(
+            "batch-reply",
+            {
+                "type": {"const": "batch"},
+                "replies": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"type": {"type": "string"}},
+                        "required": ["type"],
+                    },
+                },
+            },
+            ["type", "replies"],
+        ),
         "bye": _message("bye", {"type": {"const": "bye"}}, ["type"]),
         "error": _message(
             "error",
@@ -335,6 +371,7 @@ REPLY_TO: dict[str, tuple[str, ...]] = {
     "state": ("state-reply", "error"),
     "act": ("ok", "rejected", "error"),
     "result": ("result-reply", "error"),
+    "batch": ("batch-reply", "error"),
 }
 """For each request type, the messages that may answer it."""
 

@@ -44,7 +44,8 @@ def _bool(value: JSON) -> bool:
 
 
 def _list(item: Check) -> Check:
-    return lambda value: isinstance(value, list) and all(item(x) for x in value)
+    # map, not a generator: every state reply of a run goes through here.
+    return lambda value: isinstance(value, list) and all(map(item, value))
 
 
 def _or_null(check: Check) -> Check:
@@ -52,7 +53,7 @@ def _or_null(check: Check) -> Check:
 
 
 def _pair(value: JSON) -> bool:
-    return isinstance(value, list) and len(value) == 2 and all(_nat(x) for x in value)
+    return isinstance(value, list) and len(value) == 2 and _nat(value[0]) and _nat(value[1])
 
 
 def _levels(value: JSON) -> bool:
@@ -69,6 +70,7 @@ _SHAPES: dict[str, dict[str, Field]] = {
         "version": (_unicode, "a string of Unicode text", False),
         "levels": (_levels, f"a list of distinct levels from {', '.join(LEVELS)}", True),
         "error_codes": (_bool, "true or false", True),
+        "batch": (_bool, "true or false", False),
     },
     "started": {},
     "unsupported": {"reason": (_text, "a string", False)},
