@@ -63,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     # The processor time tells the work apart from the wait on a machine shared with others.
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(
-        f"exhaustive checks: {jobs} processes, {time.perf_counter() - start:.1f} s, "
+        f"exhaustive checks: {jobs} process{'es' if jobs > 1 else ''}, "
+        f"{time.perf_counter() - start:.1f} s, "
         f"{used.ru_utime + used.ru_stime:.1f} s of processor time"
     )
     return 1 if failed else 0
