@@ -49,7 +49,7 @@ from gaple.state import (
     new_hand,
     parse_move,
 )
-from gaple.tiles import TileSet
+from gaple.tiles import Tile, TileSet, iter_bits
 
 __all__ = ["Divergence", "Verdict", "check_transcript"]
 
@@ -458,6 +458,8 @@ class _Notation:
     """Each move's canonical text to the object legal_moves returns for it."""
     text: dict[int, str]
     """Those objects by ``id`` (they live as long as the tables) to their text."""
+    text_of_tile: tuple[str, ...]
+    """Each tile's canonical text by bit index."""
 
 
 @functools.cache
@@ -471,6 +473,7 @@ def _notation(max_pip: int) -> _Notation:
         {str(tile): i for i, tile in enumerate(full.tiles)},
         {str(move): move for move in moves},
         {id(move): str(move) for move in moves},
+        tuple(str(tile) for tile in full.tiles),
     )
 
 
@@ -493,17 +496,22 @@ def _fast_rules(raw: JSON) -> Ruleset | None:
     return rules
 
 
-def _mask(raw: JSON, tile: Mapping[str, int], seen: int) -> int | None:
-    """The bitset of a list of canonical tile texts none of which is in ``seen``."""
+def _group(raw: JSON, notation: _Notation, seen: int) -> tuple[int, tuple[Tile, ...]] | None:
+    """The bitset and tiles of a list of canonical tile texts in canonical order, none of
+    them in ``seen`` (the order spares sorting them, as Deal would)."""
     if type(raw) is not list:
         return None
     mask = 0
+    last = -1
+    index_of = notation.tile
     for text in raw:
-        index = tile.get(text) if type(text) is str else None
-        if index is None or (seen | mask) >> index & 1:
+        index = index_of.get(text) if type(text) is str else None
+        if index is None or index <= last or seen >> index & 1:
             return None
         mask |= 1 << index
-    return mask
+        last = index
+    tiles = notation.full.tiles
+    return mask, tuple(tiles[index_of[text]] for text in raw)
 
 
 def _fast_start(rules: Ruleset, raw: JSON, first_hand: bool) -> State | None:
@@ -517,33 +525,33 @@ def _fast_start(rules: Ruleset, raw: JSON, first_hand: bool) -> State | None:
         return None
     seen = 0
     masks = []
+    held = []
     for hand in hands:
-        mask = _mask(hand, notation.tile, seen)
-        if mask is None or len(hand) != rules.hand_size:
+        group = _group(hand, notation, seen)
+        if group is None or len(hand) != rules.hand_size:
             return None
-        masks.append(mask)
-        seen |= mask
+        masks.append(group[0])
+        held.append(group[1])
+        seen |= group[0]
     starter_text = raw.get("starter")
     starter = None
     if starter_text is not None:
-        bit = _mask([starter_text], notation.tile, seen)
-        if bit is None:
+        group = _group([starter_text], notation, seen)
+        if group is None:
             return None
-        seen |= bit
-        starter = full.tiles[bit.bit_length() - 1]
-    aside = _mask(raw.get("set_aside", []), notation.tile, seen)
+        seen |= group[0]
+        starter = group[1][0]
+    aside = _group(raw.get("set_aside", []), notation, seen)
     first_seat = raw.get("first_seat", 0)
     if (
         aside is None
         or (starter is None) == rules.has_starter
-        or seen | aside != (1 << full.size) - 1
+        or seen | aside[0] != (1 << full.size) - 1
         or type(first_seat) is not int
         or not 0 <= first_seat < rules.players
     ):
         return None
-    deal = _sorted_deal(
-        tuple(full.unpack(mask) for mask in masks), starter, full.unpack(aside), first_seat
-    )
+    deal = _sorted_deal(tuple(held), starter, aside[1], first_seat)
     return _start(rules, deal, tuple(masks), first_hand=first_hand)
 
 
@@ -557,17 +565,27 @@ def _same_moves(offered: JSON, moves: tuple[Move, ...], text: Mapping[int, str])
         return False
 
 
-def _observed(state: State) -> dict[str, JSON]:
-    """The final fields of ``state`` as state_to_json writes them, each by its repr."""
-    players = range(state.rules.players)
-    return {
-        "ending": repr(_ending(state)),
-        "to_act": repr(state.to_act),
-        "line": repr([list(pair) for pair in state.line]),
-        "ends": repr(None if state.ends is None else list(state.ends)),
-        "hands": repr([[str(t) for t in state.hand(seat)] for seat in players]),
-        "discards": repr([[str(t) for t in state.discards(seat)] for seat in players]),
-    }
+def _texts(notation: _Notation, masks: tuple[int, ...]) -> list[list[str]]:
+    text = notation.text_of_tile
+    return [[text[i] for i in iter_bits(mask)] for mask in masks]
+
+
+def _observed(state: State, name: str, claimed: JSON) -> bool:
+    """Whether a final field shows what state_to_json writes, in the same JSON types."""
+    if name in ("hands", "discards"):
+        # Lists of strings: == is exact, a string equals only a string.
+        notation = _notation(state.rules.max_pip)
+        masks = state.hand_masks if name == "hands" else state.discard_masks
+        return bool(claimed == _texts(notation, masks))
+    spec: JSON
+    if name == "line":
+        spec = [list(pair) for pair in state.line]
+    elif name == "ends":
+        spec = None if state.ends is None else list(state.ends)
+    else:
+        spec = state.to_act if name == "to_act" else _ending(state)
+    # By repr, so that true is not 1 and 2.0 is not 2.
+    return repr(claimed) == repr(spec)
 
 
 def _fast_verdict(data: JSON) -> Verdict | None:
@@ -605,10 +623,8 @@ def _fast_verdict(data: JSON) -> Verdict | None:
         state = _advance(state, move)
     if "offered" in data and not _same_moves(data["offered"], legal_moves(state), text):
         return None
-    names = [name for name in _OBSERVED if name in data]
-    if names:
-        spec = _observed(state)
-        if any(repr(data[name]) != spec[name] for name in names):
+    for name in _OBSERVED:
+        if name in data and not _observed(state, name, data[name]):
             return None
     return _fast_result(data.get("result"), state, len(actions))
 
