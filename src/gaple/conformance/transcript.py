@@ -143,6 +143,10 @@ class Verdict:
         return self.divergence is None
 
 
+_REPLAYED = ("replayed: the tied challenge voids the hand [partner.challenge-tie]",)
+"""The note of a replayed hand: its empty result is no defect of the transcript."""
+
+
 @frozen
 class _Step:
     action: Action
@@ -404,8 +408,7 @@ def _check_result(claimed: Mapping[str, JSON] | None, state: State, actions: int
     expected = result_json(state)
     # A replayed hand has no winner and no points; saying so keeps a reader from taking the
     # empty result for a defect of the transcript.
-    notes = ("replayed: the tied challenge voids the hand [partner.challenge-tie]",)
-    replayed = notes if expected is not None and expected["replay"] else ()
+    replayed = _REPLAYED if expected is not None and expected["replay"] else ()
     if claimed is None:
         return Verdict(actions, ending, None, replayed)
     if expected is None:
@@ -441,8 +444,8 @@ def _check_result(claimed: Mapping[str, JSON] | None, state: State, actions: int
 #
 # Most transcripts of a log conform and are written in the canonical form of state_to_json. For
 # them _fast_verdict replays with the oracle's own fast paths (moves as the table's objects, a
-# move checked by being among legal_moves, _advance) and compares every claimed value by its
-# repr, so that true is not 1. Anything else, a divergence or an unusual but valid spelling
+# move checked by being among legal_moves, _advance) and compares every claimed value exactly
+# (by repr where == would take true for 1). Anything else, a divergence or an unusual spelling
 # ("3-0", "place 3-0 left"), it leaves to check_transcript's careful reading, which words the
 # problem; so whatever it accepts, the careful reading accepts too (tests/test_check_fast.py).
 
@@ -483,7 +486,12 @@ _ACTION_KEYS = frozenset({"seat", "move", "offered"})
 
 
 def _fast_rules(raw: JSON) -> Ruleset | None:
-    key = repr(raw)
+    if type(raw) is not dict:
+        return None
+    try:
+        key = repr(raw)
+    except RecursionError:  # nested deeper than any reader of gaple lets through
+        return None
     rules = _RULES_CACHE.get(key)
     if rules is None:
         try:
@@ -630,21 +638,20 @@ def _fast_verdict(data: JSON) -> Verdict | None:
 
 
 def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:
-    notes = ("replayed: the tied challenge voids the hand [partner.challenge-tie]",)
     if claimed is None:
         # Only a blocked hand under partnership scoring can be replayed (score_position): no
         # need to score any other to know that it needs no note.
         if state.ending is not Ending.BLOCKED or state.rules.settlement is not _PARTNERSHIP:
             return Verdict(actions, _ending(state), None)
         replayed = score_position(_played_position(state)).replay
-        return Verdict(actions, _ending(state), None, notes if replayed else ())
+        return Verdict(actions, _ending(state), None, _REPLAYED if replayed else ())
     if type(claimed) is not dict or state.ending is None:
         return None
     expected = result_fields(score_position(_played_position(state)))
     for name, value in claimed.items():
         if name not in _RESULT or repr(value) != repr(expected[name]):
             return None
-    return Verdict(actions, _ending(state), None, notes if expected["replay"] else ())
+    return Verdict(actions, _ending(state), None, _REPLAYED if expected["replay"] else ())
 
 
 _PARTNERSHIP = Settlement.PARTNERSHIP
