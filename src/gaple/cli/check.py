@@ -177,11 +177,11 @@ class _Summary:
         return "\n".join(printable(row) for row in rows)
 
 
-Line = tuple[int, bytes | dict[str, Any]]
+_Line = tuple[int, bytes | dict[str, Any]]
 """A line's number, and its text to check or the record of a line refused unread."""
 
 
-def _lines(stream: IO[bytes]) -> Iterator[Line]:
+def _lines(stream: IO[bytes]) -> Iterator[_Line]:
     """Each non-blank line; a line is read only up to the bounded reader's size limit, the
     rest of a longer one is skipped unread."""
     limit = bounded.LIMITS.max_bytes
@@ -197,7 +197,7 @@ def _lines(stream: IO[bytes]) -> Iterator[Line]:
             yield number, raw.rstrip(b"\r\n")
 
 
-def _line_record(line: Line) -> tuple[int, dict[str, Any]]:
+def _line_record(line: _Line) -> tuple[int, dict[str, Any]]:
     """The record of one line (run by the workers)."""
     number, text = line
     if isinstance(text, dict):
