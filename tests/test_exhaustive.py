@@ -19,12 +19,18 @@ Two symmetries keep the enumerations small without losing any game:
 
 ``pytest -s`` prints the number of deals and states visited; each test also asserts a lower
 bound on them reasoned from the counts of deals, so an enumeration cannot silently shrink.
+
+Sharding: with ``GAPLE_EXHAUSTIVE_SHARD=I/N`` every enumeration still counts every deal but
+explores only deal number k (from 0, in enumeration order) with k % N == I - 1, so N processes
+or CI jobs share the work evenly; ``tools/exhaustive.py --jobs J --shard I/N`` runs J of them
+side by side. The shards together explore every deal once.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import os
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -40,11 +46,26 @@ from gaple.tiles import Tile, tile_set
 CI = settings.get_current_profile_name() == "ci"
 
 
+def _shard() -> tuple[int, int]:
+    """This process's shard (index from 0, count) from ``GAPLE_EXHAUSTIVE_SHARD=I/N``."""
+    text = os.environ.get("GAPLE_EXHAUSTIVE_SHARD", "1/1")
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        msg = f"GAPLE_EXHAUSTIVE_SHARD must be I/N with 1 <= I <= N, got {text!r}"
+        raise pytest.UsageError(msg)
+    return int(index) - 1, int(count)
+
+
+SHARD = _shard()
+
+
 @frozen
 class Summary:
     """What one enumeration visited."""
 
     deals: int
+    explored: int
+    """The deals of this shard, whose states were visited (all of them without sharding)."""
     states: int
     longest: int
     """The most actions in any hand."""
@@ -109,14 +130,27 @@ def explore(rules: Ruleset, deal: Deal, *, every_move: bool) -> tuple[int, int]:
     return visited, longest
 
 
-def enumerate_all(rules: Ruleset, *, renamed: bool, every_move: bool) -> Summary:
-    deals = states = longest = 0
-    for deal in all_deals(rules, renamed=renamed):
+def enumerate_all(
+    rules: Ruleset, *, renamed: bool, every_move: bool, shard: tuple[int, int] = (0, 1)
+) -> Summary:
+    """Count every deal; explore deal k when k % count == index for ``shard`` (index, count)."""
+    index, count = shard
+    deals = explored = states = longest = 0
+    for k, deal in enumerate(all_deals(rules, renamed=renamed)):
         deals += 1
+        if k % count != index:
+            continue
+        explored += 1
         visited, hand_longest = explore(rules, deal, every_move=every_move)
         states += visited
         longest = max(longest, hand_longest)
-    return Summary(deals, states, longest)
+    return Summary(deals, explored, states, longest)
+
+
+def _shard_size(deals: int, shard: tuple[int, int]) -> int:
+    """How many of deals 0 .. deals - 1 fall in ``shard``: those k with k % count == index."""
+    index, count = shard
+    return len(range(index, deals, count))
 
 
 def deal_count(rules: Ruleset) -> int:
@@ -134,7 +168,8 @@ def _report(rules: Ruleset, summary: Summary) -> None:
     print(
         f"\ndouble-{rules.max_pip} {rules.players}x{rules.hand_size} "
         f"{rules.blocked_action.value} {rules.first_lead.value}: {summary.deals} deals, "
-        f"{summary.states} states, longest hand {summary.longest} actions "
+        f"{summary.explored} explored, {summary.states} states, longest hand {summary.longest} "
+        "actions "
         f"(bound {max_actions(rules)})"
     )
 
@@ -168,10 +203,11 @@ DOUBLE_2 = [
     ids=lambda r: f"{r.players}x{r.hand_size}-{r.blocked_action.value}-{r.first_lead.value}",
 )
 def test_every_state_of_every_double_2_deal(rules: Ruleset) -> None:
-    summary = enumerate_all(rules, renamed=False, every_move=True)
+    summary = enumerate_all(rules, renamed=False, every_move=True, shard=SHARD)
     _report(rules, summary)
     assert summary.deals == deal_count(rules)
-    assert summary.states >= _lower_bound(rules, summary.deals)
+    assert summary.explored == _shard_size(summary.deals, SHARD)
+    assert summary.states >= _lower_bound(rules, summary.explored)
     assert summary.longest <= max_actions(rules)
 
 
@@ -192,7 +228,7 @@ DOUBLE_3 = [
     ids=lambda r: f"{r.players}x{r.hand_size}-{r.blocked_action.value}-{r.first_lead.value}",
 )
 def test_every_state_of_every_double_3_deal_up_to_renaming(rules: Ruleset) -> None:
-    summary = enumerate_all(rules, renamed=True, every_move=False)
+    summary = enumerate_all(rules, renamed=True, every_move=False, shard=SHARD)
     _report(rules, summary)
     # Each class of renamings holds at most 4! = 24 of seat 0's C(10, h) possible hands and
     # contains one smallest hand, so at least C(10, h) / 24 hands are kept for seat 0, each
@@ -200,7 +236,8 @@ def test_every_state_of_every_double_3_deal_up_to_renaming(rules: Ruleset) -> No
     rest = deal_count(rules) // math.comb(rules.set_size, rules.hand_size)
     assert summary.deals >= math.ceil(math.comb(rules.set_size, rules.hand_size) / 24) * rest
     assert summary.deals < deal_count(rules)
-    assert summary.states >= _lower_bound(rules, summary.deals)
+    assert summary.explored == _shard_size(summary.deals, SHARD)
+    assert summary.states >= _lower_bound(rules, summary.explored)
     assert summary.longest <= max_actions(rules)
 
 
@@ -230,6 +267,7 @@ def longest_from(state: State, memo: dict[tuple[object, ...], int]) -> int:
 EXACT_MAXIMA = [(2, 3, 9), (2, 4, 11), (3, 3, 14), (2, 5, 12)]
 
 
+@pytest.mark.skipif(SHARD[0] != 0, reason="a search over every deal: runs in shard 1 only")
 @pytest.mark.parametrize(("players", "hand_size", "maximum"), EXACT_MAXIMA)
 def test_exact_maximum_length_of_a_double_3_pass_hand(
     players: int, hand_size: int, maximum: int

@@ -9,10 +9,12 @@ generator seeded ``seed + 1``. Both must reach equal states, field by field.
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from gaple.deal import Deal, SplitMix64, shuffle_deal
 from gaple.presets import PRESETS
+from gaple.result import Position, _played_position, position_of
 from gaple.rules import Ruleset
 from gaple.simulate import random_hand
 from gaple.state import State, apply, legal_moves, new_hand
@@ -47,3 +49,17 @@ def test_a_shuffled_deal_equals_one_built_through_the_converters(name: str) -> N
             first_seat=deal.first_seat,
         )
         assert deal == rebuilt, f"seed {seed}"
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_played_position_equals_the_checked_one(name: str) -> None:
+    # gaple check scores a replayed hand from _played_position, which skips Position's
+    # converters and checks: it must build the same position, field by field and type by
+    # type (a list where the converters make a tuple would compare unequal).
+    rules = PRESETS[name].rules
+    for seed in range(100):
+        state = random_hand(rules, seed)
+        fast, checked = _played_position(state), position_of(state)
+        assert fast == checked, f"seed {seed}"
+        for field in attrs.fields(Position):
+            assert type(getattr(fast, field.name)) is type(getattr(checked, field.name))

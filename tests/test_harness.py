@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import pytest
 
 from gaple.cli import main
-from gaple.cli.conformance import shard_of
+from gaple.cli.sharding import ALL, Shard
 from gaple.conformance.engines import EngineError, ReferenceEngine, SubprocessEngine, Validator
 from gaple.conformance.fuzz import fuzz, owner
 from gaple.conformance.runner import CaseOutcome, Summary, run_suite
@@ -248,11 +248,10 @@ def test_shards_deal_the_items_round_robin() -> None:
     # Item k goes to shard (k % 3) + 1: 0, 3, 6, 9 to the first; 1, 4, 7 to the second; 2, 5, 8
     # to the third. Disjoint, and together the list.
     items = list(range(10))
-    assert shard_of(items, (1, 3)) == [0, 3, 6, 9]
-    assert shard_of(items, (2, 3)) == [1, 4, 7]
-    assert shard_of(items, (3, 3)) == [2, 5, 8]
-    assert shard_of(items, (1, 1)) == items
-    assert shard_of(items, None) == items
+    assert Shard(1, 3).take(items) == [0, 3, 6, 9]
+    assert Shard(2, 3).take(items) == [1, 4, 7]
+    assert Shard(3, 3).take(items) == [2, 5, 8]
+    assert ALL.take(items) == items
 
 
 def _records(path: Path) -> list[dict[str, JSON]]:
@@ -312,8 +311,8 @@ def test_a_run_of_several_jobs_reports_what_one_job_reports(
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
-        (["--jobs", "0"], "--jobs must be at least 1, got 0"),
-        (["--shard", "0/3"], "--shard must be I/N with 1 <= I <= N (e.g. 2/4), got '0/3'"),
+        (["--jobs", "0"], "argument --jobs: expected a whole number >= 1, got '0'"),
+        (["--shard", "0/3"], "argument --shard: expected I/N with 1 <= I <= N, such as 1/4, got"),
         (["--shard", "4/3"], "got '4/3'"),
         (["--shard", "x/y"], "got 'x/y'"),
         (["--shard", "2"], "got '2'"),
@@ -324,7 +323,9 @@ def test_a_run_of_several_jobs_reports_what_one_job_reports(
 def test_bad_jobs_and_shards_are_usage_errors(
     action: str, extra: list[str], words: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["conformance", action, "--reference", *extra]) == 2
+    with pytest.raises(SystemExit) as caught:
+        main(["conformance", action, "--reference", *extra])
+    assert caught.value.code == 2
     err = capsys.readouterr().err
     assert words in err
     assert len(err.strip().splitlines()) == 1

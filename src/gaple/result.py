@@ -326,6 +326,36 @@ def position_of(state: State) -> Position:
     )
 
 
+def _played_position(state: State) -> Position:
+    """:func:`position_of` a finished state, built without the converters and checks of
+    :class:`Position`: the fast path of ``gaple check``.
+
+    The state must have been reached by play (:func:`~gaple.state.new_hand`, then legal
+    moves): its position is then reachable by construction, and every group of tiles is
+    already a sorted tuple (bitsets unpack in canonical order). The checks cost more than
+    the scoring itself.
+    """
+    assert state.ends is not None  # the hand has ended, so its line has begun
+    full = state.tiles
+    last = state.history[-1].move if state.history else None
+    out = state.ending is Ending.OUT
+    position = object.__new__(Position)
+    for name, value in (
+        ("rules", state.rules),
+        ("hands", tuple(full.unpack(mask) for mask in state.hand_masks)),
+        ("discards", tuple(full.unpack(mask) for mask in state.discard_masks)),
+        ("line", full.unpack(state.line_mask)),
+        ("set_aside", state.set_aside),
+        ("ends", state.ends),
+        ("ending", state.ending),
+        ("out_seat", state.out_seat),
+        ("blocker", None if out else _blocker(state)),
+        ("closing", last.tile if out and isinstance(last, Lead | Place) else None),
+    ):
+        object.__setattr__(position, name, value)
+    return position
+
+
 def _blocker(state: State) -> int:
     """The seat that put down the last tile; if the turned-up starter blocked the hand before
     anyone acted, the seat before the designated first seat, as if it had turned the starter

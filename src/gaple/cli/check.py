@@ -9,11 +9,17 @@ Exit status: 0 when every transcript conforms, 1 when one does not, 2 when a fil
 cannot be read or is not a transcript (one line on standard error gives its line or the JSON
 path of the problem; checking goes on with the next line or file). Every file and line is read
 by the bounded reader (:mod:`gaple.conformance.bounded`), whose limits are refused likewise.
+
+``--jobs N`` checks on N worker processes (default: every core) once the input is longer than
+one batch, with the same output in the same order; ``--shard I/N`` checks only the transcripts
+numbered k with k % N == I - 1, counting single-transcript files and log lines together in
+input order (:mod:`gaple.cli.sharding`).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
@@ -21,6 +27,7 @@ from typing import IO, Any
 from attrs import define, field
 
 from gaple.cli.common import UnreadableJson, add_format, dump_json, read_json
+from gaple.cli.sharding import Shard, Workers, add_jobs_and_shard, cores
 from gaple.conformance import bounded
 from gaple.conformance.escape import printable
 from gaple.conformance.transcript import check_transcript
@@ -44,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--jsonl", action="store_true", help="read every FILE as JSON lines (one transcript each)"
     )
+    add_jobs_and_shard(parser, "transcript (a file, or a non-blank line of a log)")
     add_format(parser)
     parser.set_defaults(run=run)
 
@@ -169,9 +177,13 @@ class _Summary:
         return "\n".join(printable(row) for row in rows)
 
 
-def _lines(stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each non-blank line's number and record; a line is read only up to the bounded
-    reader's size limit, the rest of a longer one is skipped unread."""
+_Line = tuple[int, bytes | dict[str, Any]]
+"""A line's number, and its text to check or the record of a line refused unread."""
+
+
+def _lines(stream: IO[bytes]) -> Iterator[_Line]:
+    """Each non-blank line; a line is read only up to the bounded reader's size limit, the
+    rest of a longer one is skipped unread."""
     limit = bounded.LIMITS.max_bytes
     number = 0
     while raw := stream.readline(limit + 1):
@@ -181,33 +193,53 @@ def _lines(stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
                 pass
             yield number, {"status": "invalid", "error": f"more than {limit} bytes"}
             continue
-        if not raw.strip():
-            continue
-        try:
-            data = bounded.parse(raw.rstrip(b"\r\n"))
-        except bounded.Refused as error:
-            # The line number is the log's; the reader's own is always 1 here.
-            yield number, {"status": "invalid", "error": error.message}
-            continue
-        yield number, _check(data)
+        if raw.strip():
+            yield number, raw.rstrip(b"\r\n")
 
 
-def _check_log(name: str) -> _Summary:
+def _line_record(line: _Line) -> tuple[int, dict[str, Any]]:
+    """The record of one line (run by the workers)."""
+    number, text = line
+    if isinstance(text, dict):
+        return number, text
+    try:
+        data = bounded.parse(text)
+    except bounded.Refused as error:
+        # The line number is the log's; the reader's own is always 1 here.
+        return number, {"status": "invalid", "error": error.message}
+    return number, _check(data)
+
+
+@define
+class _Run:
+    """What every file of one command shares: the workers, and the shard's count of items
+    (a single-transcript file or a non-blank line of a log) in input order."""
+
+    workers: Workers
+    shard: Shard
+    items: int = 0
+
+    def owns(self, _: object) -> bool:
+        self.items += 1
+        return self.shard.owns(self.items - 1)
+
+
+def _check_log(name: str, run: _Run) -> _Summary:
     summary = _Summary("standard input" if name == "-" else name)
     try:
         if name == "-":
-            _tally(summary, sys.stdin.buffer)
+            _tally(summary, sys.stdin.buffer, run)
         else:
             with open(name, "rb") as stream:
-                _tally(summary, stream)
+                _tally(summary, stream, run)
     except OSError as error:
         # Line 0: the file itself, not one of its lines.
         summary.add(0, {"status": "invalid", "error": f"cannot read: {error.strerror}"})
     return summary
 
 
-def _tally(summary: _Summary, stream: IO[bytes]) -> None:
-    for number, record in _lines(stream):
+def _tally(summary: _Summary, stream: IO[bytes], run: _Run) -> None:
+    for number, record in run.workers.map(_line_record, filter(run.owns, _lines(stream))):
         summary.add(number, record)
 
 
@@ -219,22 +251,26 @@ def run(args: argparse.Namespace) -> int:
     """Check every file and report."""
     statuses: set[str] = set()
     records: list[dict[str, Any]] = []
-    for name in args.files:
-        if _is_log(name, args.jsonl):
-            summary = _check_log(name)
-            statuses.add(summary.status)
-            _emit(args.format, records, summary.to_json(), summary.text())
-            if summary.invalid:
-                _reject(summary.rejection())
-        else:
-            record = _check_file(name)
-            statuses.add(record["status"])
-            if record["status"] == "invalid":
-                _reject(_text(record))
-                if args.format == "json":
-                    records.append(record)
-            else:
-                _emit(args.format, records, record, _text(record))
+    with Workers(args.jobs or cores()) as workers:
+        shared = _Run(workers, args.shard)
+        # Consecutive single-transcript files go to the workers together.
+        for logs, names in itertools.groupby(args.files, lambda name: _is_log(name, args.jsonl)):
+            if logs:
+                for name in names:
+                    summary = _check_log(name, shared)
+                    statuses.add(summary.status)
+                    _emit(args.format, records, summary.to_json(), summary.text())
+                    if summary.invalid:
+                        _reject(summary.rejection())
+                continue
+            for record in workers.map(_check_file, filter(shared.owns, names)):
+                statuses.add(record["status"])
+                if record["status"] == "invalid":
+                    _reject(_text(record))
+                    if args.format == "json":
+                        records.append(record)
+                else:
+                    _emit(args.format, records, record, _text(record))
     if args.format == "json":
         print(dump_json(records))
     if "invalid" in statuses:

@@ -15,17 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any
 
 import attrs
 
 from gaple.cli.common import UsageError, rules_from_args
+from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.engines import (
     Engine,
@@ -53,9 +53,7 @@ from gaple.conformance.vectors import cases_sha256, vector_set_of
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
 
-__all__ = ["register", "shard_of"]
-
-T = TypeVar("T")
+__all__ = ["register"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -84,7 +82,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument("--junit", type=Path, help="write JUnit XML here")
     run.add_argument("--max-fail", type=int, help="stop after N failed or errored cases")
     _docs_argument(run)
-    _spread_arguments(run, "cases")
+    add_jobs_and_shard(
+        run,
+        "cases",
+        rule="case number k (from 0, in the order of their IDs) belongs to shard k %% N + 1",
+    )
     run.set_defaults(run=_run)
 
     summary = inner.add_parser(
@@ -130,7 +132,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--out", type=Path, default=Path("fuzz-cases"), help="folder for a found case"
     )
     fuzz.add_argument("--report", type=Path, help="write the run's counts as JSON here")
-    _spread_arguments(fuzz, "hands drawn")
+    add_jobs_and_shard(
+        fuzz,
+        "hands drawn",
+        rule="a hash of each hand's rules, first-hand flag and play policy picks its shard",
+    )
     fuzz.set_defaults(run=_fuzz)
 
     adapter = inner.add_parser(
@@ -163,52 +169,16 @@ def _engine_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _cores() -> int:
-    """The cores this process may run on (all of them where the system cannot say)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-def _spread_arguments(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=_cores(),
-        help="engines run side by side (default: one per core)",
-    )
-    parser.add_argument(
-        "--shard",
-        metavar="I/N",
-        help=f"run only shard I of N (1-based) of the {what}, to spread a run over machines",
-    )
-
-
-def _spread(args: argparse.Namespace) -> tuple[int, int] | None:
-    """Check ``--jobs`` and return the ``--shard`` as (I, N), or ``None``."""
-    if args.jobs < 1:
-        msg = f"--jobs must be at least 1, got {args.jobs}"
-        raise UsageError(msg)
-    if args.shard is None:
-        return None
-    index, slash, count = args.shard.partition("/")
-    if not (slash and index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
-        msg = f"--shard must be I/N with 1 <= I <= N (e.g. 2/4), got {printable(args.shard)!r}"
-        raise UsageError(msg)
-    return int(index), int(count)
+def _spread(args: argparse.Namespace) -> tuple[int, tuple[int, int] | None]:
+    """The jobs to run (``--jobs``, every core by default) and the ``--shard`` as (I, N), or
+    ``None`` for the whole run."""
+    shard: Shard = args.shard
+    jobs: int = args.jobs or cores()
+    return jobs, None if shard == ALL else (shard.index, shard.count)
 
 
 def _shard_json(shard: tuple[int, int]) -> dict[str, int]:
     return {"index": shard[0], "count": shard[1]}
-
-
-def shard_of(items: Sequence[T], shard: tuple[int, int] | None) -> list[T]:
-    """Item k of ``items`` (0-based) belongs to shard (k % N) + 1: shards of one list are
-    disjoint, together they are the list, and each holds every N-th item."""
-    if shard is None:
-        return list(items)
-    index, count = shard
-    return list(items[index - 1 :: count])
 
 
 def _engine_factory(args: argparse.Namespace) -> Callable[[], Engine]:
@@ -316,7 +286,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.max_fail is not None and args.max_fail < 1:
         msg = f"--max-fail must be at least 1, got {args.max_fail}"
         raise UsageError(msg)
-    _spread(args)
     with _Signals() as signals:
         try:
             return _run_reported(args, make_engine, signals)
@@ -331,7 +300,7 @@ def _run_reported(
     a usage error or on a signal at any moment."""
     levels = args.level or list(LEVELS)
     impl = "gaple (reference, in process)" if args.reference else args.impl
-    shard = _spread(args)
+    jobs, shard = _spread(args)
     stream = _open_report(args.report)
     report = (
         JsonLinesReport(stream, impl=impl, total=0, levels=levels, shard=shard) if stream else None
@@ -358,7 +327,7 @@ def _run_reported(
         # Sorted by ID, so that a shard and the order of the report do not depend on how the
         # cases were found.
         chosen = sorted(chosen, key=lambda case: str(case["id"]))
-        cases = shard_of(chosen, shard)
+        cases = args.shard.take(chosen)
         progress.total = len(cases)
         if report is not None:
             report.total = len(cases)
@@ -373,7 +342,7 @@ def _run_reported(
             max_fail=args.max_fail,
             on_hello=on_hello,
             on_case=on_case,
-            jobs=args.jobs,
+            jobs=jobs,
         )
     except (KeyboardInterrupt, UsageError) as error:
         refused = error if isinstance(error, UsageError) else None
@@ -488,7 +457,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         msg = "fuzz needs Hypothesis: pip install 'gaple[conformance]'"
         raise UsageError(msg) from None
     make_engine = _engine_factory(args)
-    shard = _spread(args)
+    jobs, shard = _spread(args)
     names, fixed = _fuzz_variants(args)
     examples = EXAMPLES if args.examples is None else args.examples
     max_seconds = MAX_SECONDS if args.max_seconds is None else args.max_seconds
@@ -509,7 +478,7 @@ def _fuzz(args: argparse.Namespace) -> int:
                     overrides=fixed,
                     max_seconds=max_seconds,
                     shard=shard,
-                    jobs=args.jobs,
+                    jobs=jobs,
                 )
             except KeyboardInterrupt:
                 print("interrupted: no report", file=sys.stderr)

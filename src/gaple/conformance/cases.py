@@ -22,7 +22,7 @@ from attrs import frozen
 from gaple.deal import Deal
 from gaple.io import deal_to_json, rules_to_json
 from gaple.presets import find_preset
-from gaple.result import hand_result
+from gaple.result import HandResult, hand_result
 from gaple.state import (
     Action,
     Discard,
@@ -92,7 +92,11 @@ def result_json(state: State) -> dict[str, JSON] | None:
     on. ``rules`` are the rule IDs of the spec's explanation notes, as a sorted set."""
     if state.ending is None:
         return None
-    result = hand_result(state)
+    return result_fields(hand_result(state))
+
+
+def result_fields(result: HandResult) -> dict[str, JSON]:
+    """The protocol's ``result`` form of a hand's result (see :func:`result_json`)."""
     return {
         "counts": list(result.counts),
         "winner": result.winner,

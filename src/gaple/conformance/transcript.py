@@ -18,9 +18,9 @@ from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.cases import result_json
+from gaple.conformance.cases import result_fields, result_json
 from gaple.conformance.compare import compare_result, legal_difference
-from gaple.deal import InvalidDeal
+from gaple.deal import InvalidDeal, _sorted_deal
 from gaple.io import (
     FormatError,
     action_from_json,
@@ -30,7 +30,10 @@ from gaple.io import (
     state_to_json,
     tile_from_json,
 )
+from gaple.result import _played_position, score_position
+from gaple.rules import Ruleset, Settlement
 from gaple.state import (
+    _PASS,
     Action,
     Discard,
     Ending,
@@ -38,11 +41,15 @@ from gaple.state import (
     Move,
     MoveSyntaxError,
     State,
+    _advance,
+    _start,
+    _tables,
     apply,
     legal_moves,
     new_hand,
     parse_move,
 )
+from gaple.tiles import Tile, TileSet, iter_bits
 
 __all__ = ["Divergence", "Verdict", "check_transcript"]
 
@@ -136,6 +143,10 @@ class Verdict:
         return self.divergence is None
 
 
+_REPLAYED = ("replayed: the tied challenge voids the hand [partner.challenge-tie]",)
+"""The note of a replayed hand: its empty result is no defect of the transcript."""
+
+
 @frozen
 class _Step:
     action: Action
@@ -148,6 +159,12 @@ def check_transcript(data: JSON) -> Verdict:
     Raises:
         FormatError: the transcript is not in the expected form (located by JSON path).
     """
+    verdict = _fast_verdict(data)
+    return _check_carefully(data) if verdict is None else verdict
+
+
+def _check_carefully(data: JSON) -> Verdict:
+    """:func:`check_transcript` step by step, each problem worded and located."""
     if not isinstance(data, Mapping):
         raise FormatError("$", "expected a transcript object")
     for key in ("rules", "deal", "actions"):
@@ -391,8 +408,7 @@ def _check_result(claimed: Mapping[str, JSON] | None, state: State, actions: int
     expected = result_json(state)
     # A replayed hand has no winner and no points; saying so keeps a reader from taking the
     # empty result for a defect of the transcript.
-    notes = ("replayed: the tied challenge voids the hand [partner.challenge-tie]",)
-    replayed = notes if expected is not None and expected["replay"] else ()
+    replayed = _REPLAYED if expected is not None and expected["replay"] else ()
     if claimed is None:
         return Verdict(actions, ending, None, replayed)
     if expected is None:
@@ -422,3 +438,220 @@ def _check_result(claimed: Mapping[str, JSON] | None, state: State, actions: int
         f"$.result.{difference.field}",
     )
     return Verdict(actions, ending, divergence, replayed)
+
+
+# --- the fast path ----------------------------------------------------------------------------
+#
+# Most transcripts of a log conform and are written in the canonical form of state_to_json. For
+# them _fast_verdict replays with the oracle's own fast paths (moves as the table's objects, a
+# move checked by being among legal_moves, _advance) and compares every claimed value exactly
+# (by repr where == would take true for 1). Anything else, a divergence or an unusual spelling
+# ("3-0", "place 3-0 left"), it leaves to check_transcript's careful reading, which words the
+# problem; so whatever it accepts, the careful reading accepts too (tests/test_check_fast.py).
+
+
+@frozen
+class _Notation:
+    """The canonical texts of a set's tiles and moves, and the oracle's objects for them."""
+
+    full: TileSet
+    tile: dict[str, int]
+    """Each tile's canonical text to its bit index."""
+    move: dict[str, Move]
+    """Each move's canonical text to the object legal_moves returns for it."""
+    text: dict[int, str]
+    """Those objects by ``id`` (they live as long as the tables) to their text."""
+    text_of_tile: tuple[str, ...]
+    """Each tile's canonical text by bit index."""
+
+
+@functools.cache
+def _notation(max_pip: int) -> _Notation:
+    tables = _tables(max_pip)
+    moves: list[Move] = [_PASS, *tables.lead, *tables.discard]
+    moves += [move for pair in tables.place for move in pair]
+    full = tables.tiles
+    return _Notation(
+        full,
+        {str(tile): i for i, tile in enumerate(full.tiles)},
+        {str(move): move for move in moves},
+        {id(move): str(move) for move in moves},
+        tuple(str(tile) for tile in full.tiles),
+    )
+
+
+_RULES_CACHE: dict[str, Ruleset] = {}
+"""Rulesets read by rules_from_json, by the repr of their JSON (a log repeats a few)."""
+_ACTION_KEYS = frozenset({"seat", "move", "offered"})
+
+
+def _fast_rules(raw: JSON) -> Ruleset | None:
+    if type(raw) is not dict:
+        return None
+    try:
+        key = repr(raw)
+    except RecursionError:  # nested deeper than any reader of gaple lets through
+        return None
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        try:
+            rules = rules_from_json(raw, "$.rules")
+        except FormatError:
+            return None
+        if len(_RULES_CACHE) >= 64:
+            _RULES_CACHE.clear()
+        _RULES_CACHE[key] = rules
+    return rules
+
+
+def _group(raw: JSON, notation: _Notation, seen: int) -> tuple[int, tuple[Tile, ...]] | None:
+    """The bitset and tiles of a list of canonical tile texts in canonical order, none of
+    them in ``seen`` (the order spares sorting them, as Deal would)."""
+    if type(raw) is not list:
+        return None
+    mask = 0
+    last = -1
+    index_of = notation.tile
+    for text in raw:
+        index = index_of.get(text) if type(text) is str else None
+        if index is None or index <= last or seen >> index & 1:
+            return None
+        mask |= 1 << index
+        last = index
+    tiles = notation.full.tiles
+    return mask, tuple(tiles[index_of[text]] for text in raw)
+
+
+def _fast_start(rules: Ruleset, raw: JSON, first_hand: bool) -> State | None:
+    """The first state of a deal that Deal.validate would accept, else ``None``."""
+    if type(raw) is not dict:
+        return None
+    notation = _notation(rules.max_pip)
+    full = notation.full
+    hands = raw.get("hands")
+    if type(hands) is not list or len(hands) != rules.players:
+        return None
+    seen = 0
+    masks = []
+    held = []
+    for hand in hands:
+        group = _group(hand, notation, seen)
+        if group is None or len(hand) != rules.hand_size:
+            return None
+        masks.append(group[0])
+        held.append(group[1])
+        seen |= group[0]
+    starter_text = raw.get("starter")
+    starter = None
+    if starter_text is not None:
+        group = _group([starter_text], notation, seen)
+        if group is None:
+            return None
+        seen |= group[0]
+        starter = group[1][0]
+    aside = _group(raw.get("set_aside", []), notation, seen)
+    first_seat = raw.get("first_seat", 0)
+    if (
+        aside is None
+        or (starter is None) == rules.has_starter
+        or seen | aside[0] != (1 << full.size) - 1
+        or type(first_seat) is not int
+        or not 0 <= first_seat < rules.players
+    ):
+        return None
+    deal = _sorted_deal(tuple(held), starter, aside[1], first_seat)
+    return _start(rules, deal, tuple(masks), first_hand=first_hand)
+
+
+def _same_moves(offered: JSON, moves: tuple[Move, ...], text: Mapping[int, str]) -> bool:
+    """Whether ``offered`` lists exactly the canonical texts of ``moves``, each once."""
+    if type(offered) is not list or len(offered) != len(moves):
+        return False
+    try:
+        return set(offered) == {text[id(move)] for move in moves}
+    except TypeError:  # an unhashable item: the careful reading words it
+        return False
+
+
+def _texts(notation: _Notation, masks: tuple[int, ...]) -> list[list[str]]:
+    text = notation.text_of_tile
+    return [[text[i] for i in iter_bits(mask)] for mask in masks]
+
+
+def _observed(state: State, name: str, claimed: JSON) -> bool:
+    """Whether a final field shows what state_to_json writes, in the same JSON types."""
+    if name in ("hands", "discards"):
+        # Lists of strings: == is exact, a string equals only a string.
+        notation = _notation(state.rules.max_pip)
+        masks = state.hand_masks if name == "hands" else state.discard_masks
+        return bool(claimed == _texts(notation, masks))
+    spec: JSON
+    if name == "line":
+        spec = [list(pair) for pair in state.line]
+    elif name == "ends":
+        spec = None if state.ends is None else list(state.ends)
+    else:
+        spec = state.to_act if name == "to_act" else _ending(state)
+    # By repr, so that true is not 1 and 2.0 is not 2.
+    return repr(claimed) == repr(spec)
+
+
+def _fast_verdict(data: JSON) -> Verdict | None:
+    """The verdict on a conforming transcript in canonical form, else ``None``."""
+    if type(data) is not dict or data.get("format", 1) != 1:
+        return None
+    first_hand = data.get("first_hand", True)
+    actions = data.get("actions")
+    if "rules" not in data or type(first_hand) is not bool or type(actions) is not list:
+        return None
+    rules = _fast_rules(data["rules"])
+    state = None if rules is None else _fast_start(rules, data.get("deal"), first_hand)
+    if state is None:
+        return None
+    notation = _notation(state.rules.max_pip)
+    move_of = notation.move
+    text = notation.text
+    for item in actions:
+        if type(item) is not dict or not item.keys() <= _ACTION_KEYS:
+            return None
+        written = item.get("move")
+        move = move_of.get(written) if type(written) is str else None
+        seat = item.get("seat")
+        if move is None or type(seat) is not int or seat != state.to_act:
+            return None
+        moves = legal_moves(state)
+        # By identity: `in` would call the moves' __eq__ on every move before a match.
+        for legal in moves:
+            if legal is move:
+                break
+        else:
+            return None
+        if "offered" in item and not _same_moves(item["offered"], moves, text):
+            return None
+        state = _advance(state, move)
+    if "offered" in data and not _same_moves(data["offered"], legal_moves(state), text):
+        return None
+    for name in _OBSERVED:
+        if name in data and not _observed(state, name, data[name]):
+            return None
+    return _fast_result(data.get("result"), state, len(actions))
+
+
+def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:
+    if claimed is None:
+        # Only a blocked hand under partnership scoring can be replayed (score_position): no
+        # need to score any other to know that it needs no note.
+        if state.ending is not Ending.BLOCKED or state.rules.settlement is not _PARTNERSHIP:
+            return Verdict(actions, _ending(state), None)
+        replayed = score_position(_played_position(state)).replay
+        return Verdict(actions, _ending(state), None, _REPLAYED if replayed else ())
+    if type(claimed) is not dict or state.ending is None:
+        return None
+    expected = result_fields(score_position(_played_position(state)))
+    for name, value in claimed.items():
+        if name not in _RESULT or repr(value) != repr(expected[name]):
+            return None
+    return Verdict(actions, _ending(state), None, _REPLAYED if expected["replay"] else ())
+
+
+_PARTNERSHIP = Settlement.PARTNERSHIP

@@ -1,0 +1,162 @@
+"""Transcripts checked per second, next to the random hands per second of the oracle.
+
+Rows, each a measurement, never an assertion:
+
+* ``oracle``: complete random hands per second of :func:`gaple.simulate.random_hand`;
+* ``check in-process``: transcripts per second through the reader and checker of ``gaple
+  check`` (:func:`gaple.conformance.bounded.parse` of a JSON line, then
+  :func:`gaple.conformance.transcript.check_transcript`), in interleaved rounds with the
+  oracle so that machine noise falls on both alike; the transcripts are those of ``gaple play
+  --format json`` (the spec's own hands, with their result), one per seed;
+* ``gaple check --jobs J``: the command on a JSON-lines file of those transcripts, wall time
+  including the start of Python, for one job and for every core;
+* ``vector suite in-process``: the committed vectors read (schema and replay) and run against
+  the in-process reference engine;
+* ``--exhaustive``: the double-3 exhaustive checks, on one core and sharded over every core.
+
+    python benchmarks/checker.py --seconds 2 --transcripts 5000 --exhaustive
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gaple.cli.sharding import cores
+from gaple.conformance import bounded
+from gaple.conformance.engines import ReferenceEngine
+from gaple.conformance.runner import run_suite
+from gaple.conformance.transcript import check_transcript
+from gaple.conformance.vectors import load_cases
+from gaple.io import result_to_json, state_to_json
+from gaple.presets import PRESETS
+from gaple.result import hand_result
+from gaple.rules import Ruleset
+from gaple.simulate import random_hand
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULT_KEYS = ("counts", "winner", "winning_team", "points", "replay")
+"""What ``gaple play --format json`` records of the result."""
+
+
+def transcript_lines(rules: Ruleset, count: int) -> list[bytes]:
+    """One JSON line per seed, as ``gaple play --format json`` writes the hand."""
+    lines = []
+    for seed in range(count):
+        state = random_hand(rules, seed)
+        transcript = state_to_json(state)
+        result = result_to_json(hand_result(state))
+        transcript["result"] = {key: result[key] for key in RESULT_KEYS}
+        lines.append(json.dumps(transcript).encode())
+    return lines
+
+
+def interleaved(
+    work: dict[str, Callable[[int], object]], seconds: float, rounds: int
+) -> dict[str, float]:
+    """Calls per second of each function (given the call number), in interleaved rounds."""
+    done = dict.fromkeys(work, 0)
+    elapsed = dict.fromkeys(work, 0.0)
+    names = list(work)
+    share = seconds / rounds
+    for r in range(rounds):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            call = work[name]
+            k = done[name]
+            start = time.perf_counter()
+            deadline = start + share
+            while True:
+                call(k)
+                k += 1
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+            done[name] = k
+            elapsed[name] += now - start
+    return {name: done[name] / elapsed[name] for name in names}
+
+
+def command_rate(path: Path, count: int, jobs: int) -> float:
+    """Transcripts per second of ``gaple check --jobs`` on the file, start-up included."""
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "gaple", "check", "--jobs", str(jobs), str(path)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return count / (time.perf_counter() - start)
+
+
+def suite_rate() -> tuple[int, float]:
+    """Cases, and cases per second, of reading the committed vectors and running them
+    against the in-process reference engine."""
+    start = time.perf_counter()
+    cases = load_cases(ROOT / "spec")
+    summary = run_suite(cases, ReferenceEngine)
+    assert summary.ok, "the reference engine fails its own vectors"
+    return len(cases), len(cases) / (time.perf_counter() - start)
+
+
+def exhaustive_summary(jobs: int) -> str:
+    """The wall and processor time of the double-3 exhaustive checks on ``jobs`` processes,
+    as ``tools/exhaustive.py`` reports them."""
+    command = [sys.executable, "tools/exhaustive.py", "--jobs", str(jobs), "--", "-k", "double_3"]
+    out = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return out.splitlines()[-1].removeprefix("exhaustive checks: ")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Transcripts checked per second by gaple check.")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
+    parser.add_argument("--rounds", type=int, default=15, help="interleaved rounds (default 15)")
+    parser.add_argument(
+        "--transcripts",
+        type=int,
+        default=20_000,
+        help="transcripts in the JSON-lines file for the command (default 20000)",
+    )
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="pagat-4x7")
+    parser.add_argument(
+        "--exhaustive", action="store_true", help="also time the double-3 exhaustive checks"
+    )
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1 or args.transcripts < 1:
+        parser.error("--seconds, --rounds and --transcripts must be positive")
+    rules = PRESETS[args.preset].rules
+    lines = transcript_lines(rules, args.transcripts)
+
+    def check(k: int) -> None:
+        verdict = check_transcript(bounded.parse(lines[k % len(lines)]))
+        assert verdict.conforms
+
+    rates = interleaved(
+        {"oracle": lambda k: random_hand(rules, k), "check": check}, args.seconds, args.rounds
+    )
+    print(f"{args.preset}: per second; ratios to the oracle's random hands")
+    print(f"{'oracle (random hands)':<34} {rates['oracle']:>8.0f}")
+    print(
+        f"{'check in-process':<34} {rates['check']:>8.0f} ({rates['check'] / rates['oracle']:.2f}x)"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "transcripts.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        for jobs in sorted({1, cores()}):
+            rate = command_rate(path, len(lines), jobs)
+            name = f"gaple check --jobs {jobs} ({len(lines)})"
+            print(f"{name:<34} {rate:>8.0f} ({rate / rates['oracle']:.2f}x)")
+    cases, rate = suite_rate()
+    print(f"{f'vector suite in-process ({cases})':<34} {rate:>8.0f} cases/s")
+    if args.exhaustive:
+        for jobs in sorted({1, cores()}):
+            print(f"exhaustive double-3: {exhaustive_summary(jobs)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

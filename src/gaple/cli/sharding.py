@@ -1,0 +1,148 @@
+"""``--jobs N`` and ``--shard I/N``: one run over every core, and over many machines.
+
+The shard rule is the same for every command that takes it: item ``k`` (0-based) of the input
+order belongs to shard ``(k % N) + 1``, so the shards of a CI matrix split the input evenly
+whatever its order of difficulty. The order and content of the output never depend on
+``--jobs``: :class:`Workers` keeps both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import re
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from multiprocessing.pool import AsyncResult, Pool
+from typing import TypeVar
+
+from attrs import frozen
+
+__all__ = ["ALL", "Shard", "Workers", "add_jobs_and_shard", "cores"]
+
+Item = TypeVar("Item")
+Out = TypeVar("Out")
+
+_SHARD = re.compile(r"([0-9]+)/([0-9]+)")
+
+
+@frozen
+class Shard:
+    """Shard ``index`` (1-based) of ``count``."""
+
+    index: int
+    count: int
+
+    def owns(self, k: int) -> bool:
+        """Whether item ``k`` (0-based, in input order) is this shard's."""
+        return k % self.count == self.index - 1
+
+    def take(self, items: Sequence[Item]) -> list[Item]:
+        """This shard's items of ``items``: every ``count``-th from number ``index - 1``."""
+        return list(items[self.index - 1 :: self.count])
+
+
+ALL = Shard(1, 1)
+"""The whole input."""
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        msg = f"expected a whole number >= 1, got {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return int(text)
+
+
+def _shard(text: str) -> Shard:
+    match = _SHARD.fullmatch(text)
+    if match is None or not 1 <= int(match[1]) <= int(match[2]):
+        msg = f"expected I/N with 1 <= I <= N, such as 1/4, got {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return Shard(int(match[1]), int(match[2]))
+
+
+def add_jobs_and_shard(
+    parser: argparse.ArgumentParser, items: str, *, rule: str | None = None
+) -> None:
+    """Add ``--jobs`` and ``--shard``; ``items`` names what is shared out, ``rule`` says how
+    when it is not by position in the input."""
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help=f"jobs side by side (default: every core, {cores()} here)",
+    )
+    parser.add_argument(
+        "--shard",
+        type=_shard,
+        default=ALL,
+        metavar="I/N",
+        help=f"only shard I of N of the {items}: "
+        + (rule or "number k (from 0, in input order) belongs to shard k %% N + 1"),
+    )
+
+
+BATCH = 64
+"""Items per task sent to a worker: enough to outweigh the cost of sending it."""
+
+
+class Workers:
+    """Worker processes, started only when an input proves longer than one batch; a context
+    manager that stops them on leaving."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self._pool: Pool | None = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+
+    def map(self, function: Callable[[Item], Out], items: Iterable[Item]) -> Iterator[Out]:
+        """``map(function, items)`` on the workers, in order and lazily.
+
+        Input that fits in one batch is done in this process (starting workers would cost
+        more than they save). At most two batches per worker are in flight, so an endless
+        input runs in constant memory. ``function`` must be picklable (defined at module level).
+        """
+        source = iter(items)
+        batch = _take(source)
+        if self.jobs == 1 or (len(batch) < BATCH and self._pool is None):
+            while batch:
+                yield from map(function, batch)
+                batch = _take(source)
+            return
+        if self._pool is None:
+            self._pool = multiprocessing.get_context().Pool(self.jobs)
+        pending: deque[AsyncResult[list[Out]]] = deque()
+        while batch or pending:
+            while batch and len(pending) < 2 * self.jobs:
+                pending.append(self._pool.apply_async(_apply, (function, batch)))
+                batch = _take(source)
+            yield from pending.popleft().get()
+
+
+def _take(source: Iterator[Item]) -> list[Item]:
+    batch = []
+    for item in source:
+        batch.append(item)
+        if len(batch) == BATCH:
+            break
+    return batch
+
+
+def _apply(function: Callable[[Item], Out], batch: list[Item]) -> list[Out]:
+    return [function(item) for item in batch]

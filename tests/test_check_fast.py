@@ -1,0 +1,295 @@
+"""The fast paths of ``gaple check`` give exactly what the careful ones give, and its
+``--jobs`` and ``--shard`` options.
+
+* :func:`gaple.conformance.bounded.parse` skips its token scan when a few passes in C show
+  the document within the limits: the value or refusal must be the same as with the scan.
+* :func:`gaple.conformance.transcript.check_transcript` first tries a fast replay that only
+  answers for a conforming transcript in canonical form: whatever it answers, the careful
+  reading must answer the same, and anything it is unsure of it must leave to that reading.
+* ``--jobs`` never changes the output; ``--shard I/N`` takes item k (0-based, in input order,
+  over every file) when k % N == I - 1.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gaple.cli import main
+from gaple.cli.sharding import BATCH
+from gaple.conformance import bounded, transcript
+from gaple.conformance.cases import result_json
+from gaple.io import FormatError, state_to_json
+from gaple.presets import PRESETS, ruleset
+from gaple.simulate import random_hand
+from gaple.state import apply, legal_moves, new_hand
+
+JSON = Any
+CI = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
+
+# --- the bounded reader ------------------------------------------------------------------------
+
+_SMALL = bounded.Limits(max_bytes=1 << 20, max_depth=3, max_number=4, max_items=4)
+"""Limits small enough for Hypothesis to reach each of them with short documents."""
+_PIECES = st.sampled_from(
+    [
+        *("[", "]", "{", "}", '"', ",", ":", "\\", "\n", " ", "1", "-", "e", "1.5", "12345"),
+        *("NaN", "Infinity", "true", "null", '"a"', '"[["', '"]"', "\\n", "[1,2,3,4,5]"),
+        '{"a":1}',
+    ]
+)
+
+
+def _outcome(document: str, limits: bounded.Limits) -> JSON:
+    try:
+        return ("value", bounded.parse(document, limits))
+    except bounded.Refused as error:
+        return ("refused", str(error))
+
+
+@settings(max_examples=2000)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_the_quick_test_of_the_limits_changes_nothing(document: str) -> None:
+    # The documents are built from the pieces that matter to a limit: brackets, quotes and
+    # backslashes (where strings end), newlines, commas, numbers and the words NaN and
+    # Infinity. Whatever _within lets past the scan, the scan would have let past.
+    fast = _outcome(document, _SMALL)
+    with mock.patch.object(bounded, "_within", return_value=False):
+        assert fast == _outcome(document, _SMALL)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "[[[[]]]]",  # 4 deep, one more than 3
+        "[12345]",  # a number of 5 characters, one more than 4
+        "[1,2,3,4,5]",  # 5 items, one more than 4
+        "[NaN]",
+        # A string cut by a newline ends there for the scan, and the next quote opens one that
+        # hides a bracket: the scan sees [[[[ ]]]], 4 deep. Pairing quotes whatever lies
+        # between them would see [] eight times, 1 deep: this is why newlines stay in the
+        # skeleton.
+        '[ "\n" ] ""\n' * 4 + '"\n" [ ""\n ]' * 4,
+        '["\\"", [[["x"]]]]',  # an escaped quote: strings cannot be paired without reading
+    ],
+)
+def test_what_the_quick_test_cannot_clear_goes_to_the_scan(document: str) -> None:
+    assert not bounded._within(document.encode(), _SMALL)
+
+
+def test_a_transcript_is_cleared_without_the_scan() -> None:
+    line = json.dumps(state_to_json(random_hand(ruleset("pagat-4x7"), seed=1))).encode()
+    assert bounded._within(line, bounded.LIMITS)
+
+
+# --- the checker ---------------------------------------------------------------------------------
+
+
+def _spec_transcript(name: str, seed: int, *, offered: bool, result: bool) -> dict[str, JSON]:
+    """A hand of the spec written as an engine logs it: the moves it offered before each
+    action and after the last one, and the result it claims."""
+    state = random_hand(PRESETS[name].rules, seed)
+    data = state_to_json(state)
+    if offered:
+        replay = new_hand(state.rules, state.deal)
+        for action, item in zip(state.history, data["actions"], strict=True):
+            item["offered"] = [str(move) for move in legal_moves(replay)]
+            replay = apply(replay, action.move, action.seat)
+        data["offered"] = []
+    if result:
+        claimed = result_json(state)
+        assert claimed is not None
+        del claimed["rules"]  # a transcript's result has no rule IDs
+        data["result"] = claimed
+    return data
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_spec_hands_take_the_fast_path_and_conform(name: str) -> None:
+    # The spec's own hands conform, by definition; the fast path must take every one of them
+    # (else it saves nothing) and agree with the careful reading.
+    for seed in range(40):
+        data = _spec_transcript(name, seed, offered=seed % 2 == 0, result=seed % 3 != 0)
+        fast = transcript._fast_verdict(data)
+        assert fast is not None, f"seed {seed}"
+        assert fast.conforms
+        assert fast == transcript._check_carefully(data), f"seed {seed}"
+
+
+def _paths(value: JSON, path: tuple[JSON, ...] = ()) -> Iterator[tuple[JSON, ...]]:
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, (*path, i))
+
+
+# Values equal in Python to what the spec writes but not in JSON (true is not 1, 2.0 is not
+# 2), lenient spellings the careful reading accepts, and other small JSON.
+_TRICKY: st.SearchStrategy[JSON] = st.sampled_from(
+    [
+        *(True, False, 0, 1, 2, 3, 1.0, 2.0, -1, None, "0-3", "3-0", "0-0", "place 3-0 left"),
+        *("pass", "place 0-3 left", "lead 0-0", "discard 6-6", [], {}, [1, 2], ["0-0"], "out"),
+        "blocked",
+    ]
+)
+_VALUES = st.recursive(_TRICKY, lambda inner: st.lists(inner, max_size=3), max_leaves=4)
+
+
+@settings(max_examples=3000 if CI else 300)
+@given(
+    hand=st.tuples(
+        st.sampled_from(["pagat-4x7", "domino4d", "suwiki-partnership", "chips"]),
+        st.integers(0, 50),
+        st.booleans(),
+    ),
+    pick=st.integers(0, 10_000),
+    change=st.sampled_from(["set", "delete", "repeat"]),
+    value=_VALUES,
+)
+def test_the_fast_path_answers_only_what_the_careful_reading_answers(
+    hand: tuple[str, int, bool], pick: int, change: str, value: JSON
+) -> None:
+    # One change anywhere in a spec transcript: a value replaced, a key or item deleted, or an
+    # item repeated. The careful reading decides (a verdict, or a FormatError); the fast path
+    # must give the same verdict or none at all.
+    name, seed, offered = hand
+    data = _spec_transcript(name, seed, offered=offered, result=True)
+    paths = list(_paths(data))[1:]
+    path = paths[pick % len(paths)]
+    parent = data
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    if change == "set":
+        parent[last] = value
+    elif change == "delete":
+        del parent[last]
+    elif isinstance(parent, list):
+        parent.insert(last, copy.deepcopy(parent[last]))
+    fast = transcript._fast_verdict(copy.deepcopy(data))
+    try:
+        careful = transcript._check_carefully(data)
+    except FormatError:
+        assert fast is None
+    else:
+        assert fast is None or fast == careful
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        # Each is equal in Python to what the spec writes, but the wrong JSON type, so the
+        # careful reading refuses it: a fast path comparing with == would let it conform.
+        (("result", "replay"), 0),  # false == 0
+        (("result", "counts", 0), "float"),  # the count as 12.0
+        (("actions", "seat"), "bool"),  # the first seat 0 or 1 to act, as false or true
+        (("ends", 0), "float"),  # the left end as 2.0
+    ],
+)
+def test_values_of_the_wrong_type_are_invalid_even_when_python_finds_them_equal(
+    where: tuple[JSON, ...], value: JSON
+) -> None:
+    data = _spec_transcript("pagat-4x7", 3, offered=False, result=True)
+    if value == "bool":
+        action = next(item for item in data["actions"] if item["seat"] in (0, 1))
+        action["seat"] = bool(action["seat"])
+    else:
+        parent = data
+        for step in where[:-1]:
+            parent = parent[step]
+        parent[where[-1]] = float(parent[where[-1]]) if value == "float" else value
+    assert transcript._fast_verdict(data) is None
+    with pytest.raises(FormatError):
+        transcript.check_transcript(data)
+
+
+# --- --jobs and --shard ------------------------------------------------------------------------
+
+
+def _log(tmp_path: Path, count: int) -> Path:
+    """A log of ``count`` lines: mostly spec hands, every 7th diverging (its first action
+    played by the wrong seat), every 11th not JSON."""
+    lines = []
+    for k in range(count):
+        data = _spec_transcript("pagat-4x7", k, offered=False, result=True)
+        if k % 7 == 3:
+            first = data["actions"][0]
+            first["seat"] = (first["seat"] + 1) % 4
+        lines.append("{broken" if k % 11 == 5 else json.dumps(data))
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_the_output_is_the_same_for_any_number_of_jobs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Longer than two batches, so that --jobs 2 really starts workers; the JSON report holds
+    # every count and each rule's first line, so equal reports are equal summaries.
+    log = _log(tmp_path, 2 * BATCH + 9)
+    outputs = []
+    for jobs in ("1", "2", "3"):
+        for form in ("json", "text"):
+            status = main(["check", "--jobs", jobs, "--format", form, str(log)])
+            captured = capsys.readouterr()
+            outputs.append((form, status, captured.out, captured.err))
+    assert outputs[0::2] == [outputs[0]] * 3
+    assert outputs[1::2] == [outputs[1]] * 3
+    summary = json.loads(outputs[0][2])[0]
+    # 137 lines: k % 11 == 5 for k = 5, 16, ..., 126: 12 invalid; k % 7 == 3 for k = 3, 10,
+    # ..., 136: 20 diverge, of which k = 38 and 115 (also k % 11 == 5) are the invalid ones.
+    assert (summary["invalid"], summary["diverging"], summary["conforming"]) == (12, 18, 107)
+
+
+def test_a_shard_takes_every_nth_item_over_all_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Items in input order: a.json (k=0), b.json (k=1), then the log's three lines (k=2, 3, 4).
+    # Shard 2/2 takes k = 1 and 3: b.json and the log's second line.
+    for name in ("a", "b"):
+        data = _spec_transcript("domino4d", 1, offered=False, result=False)
+        (tmp_path / f"{name}.json").write_text(json.dumps(data))
+    lines = [_spec_transcript("domino4d", seed, offered=False, result=False) for seed in (1, 2)]
+    lines.insert(1, {"rules": {}})  # the second line: not a transcript (no deal)
+    (tmp_path / "c.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    files = [str(tmp_path / name) for name in ("a.json", "b.json", "c.jsonl")]
+    assert main(["check", "--shard", "2/2", *files]) == 2
+    out = capsys.readouterr()
+    assert "a.json" not in out.out
+    assert "b.json: conforms" in out.out
+    assert "c.jsonl: 1 transcripts: 0 conform, 0 diverge, 1 invalid" in out.out
+    assert "line 2: invalid at $: missing key 'deal'" in out.err
+    # Shard 1/2 takes k = 0, 2, 4: a.json and the log's first and third lines, all conforming.
+    assert main(["check", "--shard", "1/2", *files]) == 0
+    out = capsys.readouterr()
+    assert "b.json" not in out.out
+    assert "c.jsonl: 2 transcripts: 2 conform" in out.out
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        *(["--jobs", "0"], ["--jobs", "two"], ["--shard", "3/2"], ["--shard", "0/2"]),
+        *(["--shard", "1"], ["--shard", "1/0"]),
+    ],
+)
+def test_bad_jobs_or_shard_is_a_usage_error(
+    option: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["check", *option, "x.json"])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option[0]}: expected" in err
