@@ -487,11 +487,17 @@ TESTS: dict[str, tuple[str, ...]] = {
     ),
     "result": (
         "test_result.py",
+        "test_result_reasons.py",
         "test_worked_examples_scoring.py",
         "test_partnership.py",
         "test_result_properties.py",
     ),
-    "deal": ("test_deal.py", "test_state_errors.py", "test_worked_examples_play.py"),
+    "deal": (
+        "test_deal.py",
+        "test_state_errors.py",
+        "test_worked_examples_play.py",
+        "test_fast_paths.py",
+    ),
     "match": ("test_match.py",),
     "rules": ("test_rules.py", "test_state_errors.py", "test_deal.py"),
 }
