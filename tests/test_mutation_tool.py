@@ -238,3 +238,11 @@ def test_the_tests_tables_refuse_an_entry_without_a_reason(tmp_path: Path) -> No
     broken.write_text('[[tests.outside]]\nkey = "match:f:constant:1 -> 2#1"\n')
     with pytest.raises(ValueError, match=r"tests\.outside entry 1 needs a key and a reason"):
         mutation.read_scope(broken, against="tests")
+
+
+def test_every_tests_entry_of_the_survivors_file_names_a_mutant_that_exists() -> None:
+    every = [m for module in mutation.MODULES for m in mutation.mutants(module)]
+    scope = mutation.read_scope(against="tests")
+    assert scope.equivalent
+    for entry in (*scope.outside, *scope.equivalent):
+        assert any(entry.covers(m) for m in every), entry.pattern
