@@ -259,3 +259,31 @@ def test_presets_follow_the_decided_readings() -> None:
     assert ruleset("suwiki-partnership").partnership
     assert ruleset("block100").target == 100
     assert ruleset("suwiki-partnership").target == 500
+
+
+# --- the defaults and the bounds of the numeric options ---------------------------------------
+
+
+def test_the_default_options_are_pagats_with_suwikis_challenge_multipliers() -> None:
+    rules = Ruleset()
+    # PAGAT counts 0-0 as 0 pips; the 25 is PAGAT-ID's and CHIPS' option.
+    assert rules.double_blank_25 is False
+    # SUWIKI: a won challenge scores the stake once, a lost one (neunggar cadas) twice.
+    assert rules.challenge_win_multiplier == 1
+    assert rules.challenge_loss_multiplier == 2
+
+
+def test_options_are_keyword_only() -> None:
+    # Ruleset(6) would silently mean max_pip=6 if options were positional.
+    with pytest.raises(TypeError):
+        Ruleset(6)
+
+
+def test_a_target_and_a_hand_count_of_1_are_the_smallest_allowed() -> None:
+    # "at least 1": 1 is accepted, 0 refused.
+    assert Ruleset(settlement=Settlement.DIFFERENCE, target=1).target == 1
+    with pytest.raises(InvalidRuleset, match="target must be at least 1, got 0"):
+        Ruleset(settlement=Settlement.DIFFERENCE, target=0)
+    assert Ruleset(settlement=Settlement.CUMULATIVE, match_hands=1).match_hands == 1
+    with pytest.raises(InvalidRuleset, match="needs match_hands >= 1"):
+        Ruleset(settlement=Settlement.CUMULATIVE, match_hands=0)
