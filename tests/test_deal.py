@@ -198,3 +198,15 @@ def test_the_guides_seed_7_deal() -> None:
         "4-5",
         "4-6",
     ]
+
+
+@pytest.mark.parametrize("seed", [7, 2**40 + 3])
+def test_the_drawn_first_seat_is_the_draw_after_every_swap(seed: int) -> None:
+    # Steps 2 and 4 of shuffle_deal: 27 swaps of the 28-tile set (i = 27 .. 1), each one
+    # draw, then the first seat is below(4). A shuffle that skipped the last swap (i = 1,
+    # which only reorders seat 0's hand) would draw one number fewer and seat someone else
+    # for some seeds; the two here are checked to differ under that defect.
+    rng = SplitMix64(seed)
+    for _ in range(27):
+        rng.next()
+    assert shuffle_deal(Ruleset(), seed).first_seat == rng.below(4)
