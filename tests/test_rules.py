@@ -264,13 +264,18 @@ def test_presets_follow_the_decided_readings() -> None:
 # --- the defaults and the bounds of the numeric options ---------------------------------------
 
 
-def test_the_default_options_are_pagats_with_suwikis_challenge_multipliers() -> None:
+def test_the_default_options_are_the_base_rules_with_suwikis_challenge_multipliers() -> None:
     rules = Ruleset()
     # PAGAT counts 0-0 as 0 pips; the 25 is PAGAT-ID's and CHIPS' option.
     assert rules.double_blank_25 is False
     # SUWIKI: a won challenge scores the stake once, a lost one (neunggar cadas) twice.
     assert rules.challenge_win_multiplier == 1
     assert rules.challenge_loss_multiplier == 2
+    # The dead and closing double values, the debit and the any-double house rule are SUWIKI's
+    # options, off in the base rules.
+    assert (rules.top_double_bonus, rules.blank_double_bonus) == (0, 0)
+    assert rules.dead_double_debit is False
+    assert rules.closing_any_double is False
 
 
 def test_options_are_keyword_only() -> None:
