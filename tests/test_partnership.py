@@ -351,13 +351,15 @@ def test_lampung_stakes_loss_pays_three_times_the_blockers_pair() -> None:
 
 
 def test_blocked_partnership_hand_needs_its_blocker() -> None:
-    with pytest.raises(InvalidPosition, match="needs the blocker"):
+    with pytest.raises(InvalidPosition, match="needs the blocker") as refused:
         make_position(
             SUWIKI,
             hands=[parse_tiles(h) for h in X9_HANDS],
             ends=(6, 6),
             ending=Ending.BLOCKED,
         )
+    # The challenge is between the blocker and the next seat: without it there is none.
+    assert refused.value.rule_id == "partner.challenge"
 
 
 def test_a_starter_that_blocks_at_once_makes_the_seat_before_the_first_seat_the_blocker() -> None:

@@ -130,6 +130,7 @@ def test_a_discard_under_the_pass_option_is_refused_by_block_pass() -> None:
 def test_a_blocked_hand_with_an_empty_seat_went_out() -> None:
     with pytest.raises(InvalidPosition) as refused:
         position(**{**E_OUT, "ending": Ending.BLOCKED, "out_seat": None, "closing": None})
+    assert refused.value.rule_id == "end.out"
     assert (
         refused.value.message == "seat 1 has no tiles, so the hand ended by going out, not blocked"
     )
