@@ -1,6 +1,7 @@
 """The mutation tool (tools/mutation.py): which mutants it makes, that each one is valid Python
-that keeps every line in place, and that a mutant the vectors must catch is killed while one the
-protocol cannot show survives."""
+that keeps every line in place, that a mutant the vectors must catch is killed while one the
+protocol cannot show survives, and, against the unit tests, that a caught mutant is killed, an
+equivalent one survives, a looping one is ended and tests that miss the mutant are an error."""
 
 from __future__ import annotations
 

@@ -47,7 +47,10 @@ def test_partnership_needs_four_seats() -> None:
         ({"players": 1}, "at least 2 seats"),
         ({"hand_size": 0}, "at least 1 tile"),
         ({"forbidden_leads": [Tile(7, 7)]}, "7-7, not in the double-6 set"),
-        ({"forbidden_leads": [Tile(0, 0)]}, "first_lead = double-blank leaves no tile to lead"),
+        (
+            {"forbidden_leads": [Tile(0, 0)]},
+            "first_lead = double-blank leaves no tile to lead once 0-0 may not be led",
+        ),
         ({"settlement": Settlement.PARTNERSHIP}, "needs partnership = true"),
         (
             {"partnership": True, "settlement": Settlement.CHIPS},
