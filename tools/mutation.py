@@ -539,6 +539,13 @@ def _pytest_here(
     exit status and the first failure."""
     if key != "-":
         install(module, key, source)
+    # Test modules imported before the fork (when this runs inside a pytest session) hold the
+    # real module: pytest would reuse them, so they are imported again.
+    folders = {path.resolve().parent for path in paths}
+    for name, imported in list(sys.modules.items()):
+        where = getattr(imported, "__file__", None)
+        if where and Path(where).resolve().parent in folders:
+            del sys.modules[name]
     hypothesis.settings.register_profile(_PROFILE, **_HYPOTHESIS)  # type: ignore[arg-type]
     os.environ["HYPOTHESIS_PROFILE"] = _PROFILE
     sys.dont_write_bytecode = True  # nor pytest's rewritten test modules: nothing on disk changes
