@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest docs bench mutation-vectors clean
+.PHONY: run test lint typecheck pytest docs bench mutation-vectors mutation-tests clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ bench: $(STAMP)
 # protocol: kill ratio per module and every survivor (minutes; not part of make test).
 mutation-vectors: $(STAMP)
 	$(BIN)/python tools/mutation.py
+
+# The same mutants against the fast unit tests of their module (minutes; not part of make test).
+mutation-tests: $(STAMP)
+	$(BIN)/python tools/mutation.py --against tests
 
 clean:
 	rm -rf $(VENV) docs/_build .pytest_cache .mypy_cache .ruff_cache .hypothesis

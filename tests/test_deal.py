@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gaple.deal import Deal, InvalidDeal, SplitMix64, shuffle_deal
+from gaple.deal import Deal, InvalidDeal, SplitMix64, deal_in_order, shuffle_deal
 from gaple.presets import PRESETS, ruleset
 from gaple.rules import Ruleset
 from gaple.testing.strategies import random_rulesets, rulesets
@@ -159,3 +159,54 @@ def test_shuffle_deal_is_a_permutation_of_the_set(rules: Ruleset, seed: int) -> 
     if deal.starter is not None:
         tiles.append(deal.starter)
     assert sorted(tiles) == list(tile_set(rules.max_pip).tiles)
+
+
+def test_deal_in_order_deals_consecutive_positions_then_the_starter_then_the_rest() -> None:
+    # The docstring's example, 4 x 6 in canonical order: positions 0-6 are 0-0..0-6, 7-12
+    # 1-1..1-6, 13-17 2-2..2-6, 18-21 3-3..3-6, 22-24 4-4..4-6, 25-26 5-5 5-6, 27 6-6. Seat s
+    # takes positions 6s..6s+5; position 24 (4-6) is the starter; 25-27 are set aside.
+    deal = deal_in_order(Ruleset(hand_size=6), tile_set(6).tiles, first_seat=2)
+    assert deal.hands == (
+        parse_tiles("0-0 0-1 0-2 0-3 0-4 0-5"),
+        parse_tiles("0-6 1-1 1-2 1-3 1-4 1-5"),
+        parse_tiles("1-6 2-2 2-3 2-4 2-5 2-6"),
+        parse_tiles("3-3 3-4 3-5 3-6 4-4 4-5"),
+    )
+    assert deal.starter == Tile(4, 6)
+    assert deal.set_aside == parse_tiles("5-5 5-6 6-6")
+    assert deal.first_seat == 2
+
+
+def test_deal_in_order_with_every_tile_dealt_has_no_starter() -> None:
+    # 4 x 7 deals all 28 tiles: seat 3 takes positions 21-27, 3-6 and 4-4 .. 6-6; nothing is
+    # left.
+    deal = deal_in_order(Ruleset(hand_size=7), tile_set(6).tiles, first_seat=0)
+    assert deal.hands[3] == parse_tiles("3-6 4-4 4-5 4-6 5-5 5-6 6-6")
+    assert deal.starter is None
+    assert deal.set_aside == ()
+
+
+def test_the_guides_seed_7_deal() -> None:
+    # The implementer's guide's worked example (docs/guide/index.rst): seed 7, pagat-4x7.
+    deal = shuffle_deal(ruleset("pagat-4x7", blocked_action="pass"), seed=7)
+    assert [str(tile) for tile in deal.hands[3]] == [
+        "0-0",
+        "0-3",
+        "1-4",
+        "1-6",
+        "4-4",
+        "4-5",
+        "4-6",
+    ]
+
+
+@pytest.mark.parametrize("seed", [7, 2**40 + 3])
+def test_the_drawn_first_seat_is_the_draw_after_every_swap(seed: int) -> None:
+    # Steps 2 and 4 of shuffle_deal: 27 swaps of the 28-tile set (i = 27 .. 1), each one
+    # draw, then the first seat is below(4). A shuffle that skipped the last swap (i = 1,
+    # which only reorders seat 0's hand) would draw one number fewer and seat someone else
+    # for some seeds; the two here are checked to differ under that defect.
+    rng = SplitMix64(seed)
+    for _ in range(27):
+        rng.next()
+    assert shuffle_deal(Ruleset(), seed).first_seat == rng.below(4)

@@ -15,6 +15,7 @@ from gaple.match import (
     MatchError,
     MatchState,
     MatchTooLong,
+    _match_winner,
     format_match,
     next_deal,
     play_match,
@@ -234,3 +235,59 @@ def test_matches_always_end(rules: Ruleset, seed: int) -> None:
     assert match.winner is not None
     assert match.results == results
     assert match.hands_played == sum(1 for r in results if not r.replay)
+
+
+# --- the text form, the target reached exactly, the hand cap ---------------------------------
+
+
+def test_format_match_of_a_match_not_yet_started() -> None:
+    # No hand yet: four seats at 0, not finished.
+    assert format_match(start_match(BLOCK100)) == (
+        "totals: seat 0 0, seat 1 0, seat 2 0, seat 3 0\nnot finished after 0 hand(s)"
+    )
+
+
+def test_format_match_has_one_line_per_hand_numbered_from_1_then_totals_and_winner() -> None:
+    _, match = play_match(BLOCK100, 2)
+    lines = format_match(match).splitlines()
+    # Without hands=True: one line per hand, the totals, the winner; nothing else.
+    assert len(lines) == len(match.results) + 2
+    assert [line.split(":")[0] for line in lines[:-2]] == [
+        f"hand {n}" for n in range(1, len(match.results) + 1)
+    ]
+    assert lines[-2] == "totals: " + ", ".join(f"seat {i} {t}" for i, t in enumerate(match.totals))
+    assert lines[-1] == f"winner: seat {match.winner} after {match.hands_played} hand(s)"
+
+
+def test_format_match_of_a_partnership_match_names_teams_and_replays() -> None:
+    for seed in range(60):
+        results, match = play_match(SUWIKI, seed)
+        if any(r.replay for r in results):
+            break
+    else:
+        pytest.fail("no tied challenge in 60 SUWIKI matches")
+    lines = format_match(match).splitlines()
+    for result, line in zip(results, lines, strict=False):
+        assert ("replayed (tied challenge)" in line) == result.replay, line
+        assert (f"won by seat {result.winner};" in line) == (not result.replay), line
+    assert lines[-2].startswith("totals: team 0 ")
+    assert lines[-1].startswith(f"winner: team {match.winner} after ")
+
+
+def test_reaching_the_target_exactly_wins_the_match() -> None:
+    # match.target: "first reaches the target (at least the target)": 100 of 100 wins.
+    assert _match_winner(BLOCK100, (100, 0, 0, 0), 1, 0) == 0
+    assert _match_winner(BLOCK100, (99, 0, 0, 0), 1, 0) is None
+
+
+def test_the_hand_cap_stops_after_exactly_that_many_deals() -> None:
+    # max_hands=1: one deal is played (the first deal of seed 0, as play_match describes it),
+    # and the totals in the message are that hand's points alone.
+    match = start_match(BLOCK100)
+    k = SplitMix64(0).next()
+    first = record_hand(
+        match, play_out(start_next_hand(match, next_deal(match, k)), SplitMix64(k + 1))
+    )
+    assert not first.finished
+    with pytest.raises(MatchTooLong, match=rf"totals \[{', '.join(map(str, first.totals))}\]"):
+        play_match(BLOCK100, 0, max_hands=1)

@@ -1,6 +1,7 @@
 """The mutation tool (tools/mutation.py): which mutants it makes, that each one is valid Python
-that keeps every line in place, and that a mutant the vectors must catch is killed while one the
-protocol cannot show survives."""
+that keeps every line in place, that a mutant the vectors must catch is killed while one the
+protocol cannot show survives, and, against the unit tests, that a caught mutant is killed, an
+equivalent one survives, a looping one is ended and tests that miss the mutant are an error."""
 
 from __future__ import annotations
 
@@ -152,3 +153,97 @@ def test_the_scope_file_refuses_an_entry_without_a_reason(tmp_path: Path) -> Non
     broken.write_text('[[equivalent]]\nkey = "result:f:constant:1 -> 2#1"\n')
     with pytest.raises(ValueError, match="equivalent entry 1 needs a key and a reason"):
         mutation.read_scope(broken)
+
+
+# --- against the unit tests ----------------------------------------------------------------------
+
+_TINY = """\
+def total(a, b):
+    return a + b
+
+
+def bigger(a, b):
+    return a if a == b else max(a, b)
+
+
+def countdown(n):
+    while n > 0:
+        n -= 1
+    return n
+"""
+
+_TINY_TESTS = """\
+import mutation_tiny
+
+
+def test_total():
+    assert mutation_tiny.total(2, 3) == 5  # 2 + 3
+
+
+def test_bigger():
+    assert mutation_tiny.bigger(2, 3) == 3  # the larger of 2 and 3
+    assert mutation_tiny.bigger(4, 4) == 4
+
+
+def test_countdown():
+    assert mutation_tiny.countdown(3) == 0  # 3, 2, 1, 0: stops at 0
+"""
+
+
+def _tiny_verdict(tmp_path: Path, key: str, tests: str = _TINY_TESTS, timeout: float = 300) -> str:
+    test_file = tmp_path / "test_tiny.py"
+    test_file.write_text(tests)
+    how = mutation.failure_in_tests("mutation_tiny", key, [test_file], timeout, source=_TINY)
+    return "survived" if how is None else str(how)
+
+
+def test_a_mutant_the_tests_catch_is_killed_and_named_by_its_test(tmp_path: Path) -> None:
+    # total(2, 3) becomes 2 - 3 = -1, not 5: test_total fails first.
+    how = _tiny_verdict(tmp_path, "mutation_tiny:total:arithmetic:a + b -> a - b#1")
+    assert how.endswith("::test_total"), how
+
+
+def test_an_equivalent_mutant_survives_the_tests(tmp_path: Path) -> None:
+    # `a if False else max(a, b)` is max(a, b), and when a == b that is a: no input can tell.
+    key = "mutation_tiny:bigger:condition:a == b -> False#1"
+    assert _tiny_verdict(tmp_path, key) == "survived"
+
+
+def test_a_mutant_that_never_ends_is_killed_by_the_timeout(tmp_path: Path) -> None:
+    # n -= 1 becomes n += 1: countdown(3) counts up for ever, and only the timeout ends it.
+    how = _tiny_verdict(
+        tmp_path, "mutation_tiny:countdown:arithmetic:n -= 1 -> n += 1#1", timeout=3
+    )
+    assert how == "timed out after 3 s"
+
+
+def test_tests_that_never_import_the_mutant_are_an_error_not_a_survivor(tmp_path: Path) -> None:
+    # A test file that does not import the mutated module would let every mutant survive,
+    # or (through another import hook) test the real file: the run says so instead.
+    tests = "def test_nothing():\n    assert 1 + 1 == 2\n"
+    how = _tiny_verdict(tmp_path, "mutation_tiny:total:arithmetic:a + b -> a - b#1", tests)
+    assert "did not import the mutant of mutation_tiny" in how
+
+
+def test_the_unmutated_gaple_match_passes_its_tests_and_a_mutant_does_not() -> None:
+    # Unmutated: test_match.py passes. Mutated: record_hand no longer refuses a hand whose
+    # first-hand flag is not the match's, which test_match.py records on purpose.
+    files = mutation.unit_test_files("match")
+    assert mutation.failure_in_tests("match", "-", files, 300) is None
+    key = "match:record_hand:condition:state.first_hand != match.first_hand -> False#1"
+    assert mutation.failure_in_tests("match", key, files, 300) is not None
+
+
+def test_the_tests_tables_refuse_an_entry_without_a_reason(tmp_path: Path) -> None:
+    broken = tmp_path / "scope.toml"
+    broken.write_text('[[tests.outside]]\nkey = "match:f:constant:1 -> 2#1"\n')
+    with pytest.raises(ValueError, match=r"tests\.outside entry 1 needs a key and a reason"):
+        mutation.read_scope(broken, against="tests")
+
+
+def test_every_tests_entry_of_the_survivors_file_names_a_mutant_that_exists() -> None:
+    every = [m for module in mutation.MODULES for m in mutation.mutants(module)]
+    scope = mutation.read_scope(against="tests")
+    assert scope.equivalent
+    for entry in (*scope.outside, *scope.equivalent):
+        assert any(entry.covers(m) for m in every), entry.pattern

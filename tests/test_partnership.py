@@ -16,7 +16,14 @@ import pytest
 
 from gaple.deal import Deal
 from gaple.presets import ruleset
-from gaple.result import HandResult, InvalidPosition, hand_result, make_position, score_position
+from gaple.result import (
+    HandResult,
+    InvalidPosition,
+    format_result,
+    hand_result,
+    make_position,
+    score_position,
+)
 from gaple.rules import BlockedAction, ChallengeTie, Ruleset, Settlement, StakeBase
 from gaple.simulate import random_hand
 from gaple.state import Discard, Ending, new_hand
@@ -362,13 +369,15 @@ def test_lampung_stakes_loss_pays_three_times_the_blockers_pair() -> None:
 
 
 def test_blocked_partnership_hand_needs_its_blocker() -> None:
-    with pytest.raises(InvalidPosition, match="needs the blocker"):
+    with pytest.raises(InvalidPosition, match="needs the blocker") as refused:
         make_position(
             SUWIKI,
             hands=[parse_tiles(h) for h in X9_HANDS],
             ends=(6, 6),
             ending=Ending.BLOCKED,
         )
+    # The challenge is between the blocker and the next seat: without it there is none.
+    assert refused.value.rule_id == "partner.challenge"
 
 
 def test_a_starter_that_blocks_at_once_makes_the_seat_before_the_first_seat_the_blocker() -> None:
@@ -455,3 +464,68 @@ def test_random_hands_going_out_by_a_discard_are_won_by_the_seat_that_went_out()
     # Random moves discard often, so many hands end this way (126 of these 400); at least a
     # few must, or the loop proved nothing.
     assert seen >= 5
+
+
+# --- the notes and the text form, word for word ----------------------------------------------
+
+
+def test_the_debit_note_names_the_pair_and_the_sum() -> None:
+    # Both doubles dead (100 + 50), the debit option on: E and W's pair 1 loses 150.
+    hands = ["", "6-6 1-2", "1-3 2-4", "0-0 3-4"]
+    debit = went_out(hands, (5, 5), "0-5", rules=SUWIKI.replace(dead_double_debit=True))
+    assert "debit option: pair 1 also loses 150" in note_texts(debit, "partner.dead-double")
+
+
+def test_a_top_double_value_of_1_still_makes_a_dead_6_6_special() -> None:
+    # X2 with the 6-6 value at 1: the dead 6-6 counts 1 instead of 12: 1 + 3 + 8 = 12.
+    rules = SUWIKI.replace(top_double_bonus=1)
+    assert went_out(["", "6-6 0-3", "0-5", "4-4"], (3, 5), "1-3", rules=rules).points == (12, 0)
+
+
+def test_closing_any_double_earns_nothing_for_a_tile_that_is_not_a_double() -> None:
+    # The house rule is about doubles: N going out with 3-5 earns E 5 + W 10 = 15 only.
+    rules = SUWIKI.replace(closing_any_double=True)
+    result = went_out(["", "1-4", "0-1 2-4", "2-5 0-3"], (3, 5), "3-5", rules=rules)
+    assert result.points == (15, 0)
+    assert note_texts(result, "partner.closing-double") == ""
+
+
+def test_the_closing_double_note_names_the_house_rule_only_for_another_double() -> None:
+    rules = SUWIKI.replace(closing_any_double=True)
+    other = went_out(["", "1-4", "0-1 2-4", "2-5 0-3"], (3, 5), "3-3", rules=rules)
+    assert note_texts(other, "partner.closing-double") == (
+        "seat 0 went out with 3-3: +100 (house rule: any double earns the top-double bonus)"
+    )
+    top = went_out(["", "1-4", "0-1 2-3 4-5", "2-5 0-3"], (6, 6), "6-6", rules=rules)
+    assert note_texts(top, "partner.closing-double") == "seat 0 went out with 6-6: +100"
+
+
+def test_in_a_blocked_hand_only_the_held_special_double_gets_a_note() -> None:
+    # X10: W holds 6-6; 0-0 is in the line, so it gets no note.
+    result = blocked(["1-3", "1-5 4-5", "2-4 5-5 2-3", "6-6 1-1"], (0, 0))
+    assert note_texts(result, "partner.dead-double") == (
+        "6-6 of seat 3 is never dead in a blocked hand: it counts its pips"
+    )
+    # E 15 against S 21 is no tie, so there is no tie note.
+    assert note_texts(result, "partner.challenge-tie") == ""
+
+
+def test_a_tie_lost_by_the_blocker_says_so() -> None:
+    # X9: E (blocker) 14 against S 14.
+    rules = SUWIKI.replace(challenge_tie=ChallengeTie.BLOCKER_LOSES)
+    result = blocked(X9_HANDS, (6, 6), rules=rules)
+    assert note_texts(result, "partner.challenge-tie") == (
+        "seat 1 (blocker) counts 14 against seat 2's 14: a tie, which the blocker loses"
+    )
+
+
+def test_format_result_of_a_partnership_hand_names_teams() -> None:
+    # X4: N went out with 6-6, pair 0 (N and S) scores 15 + 100.
+    text = format_result(went_out(["", "1-4", "0-1 2-3 4-5", "2-5 0-3"], (6, 6), "6-6"))
+    assert "winner: seat 0 (team 0)" in text.splitlines()
+    assert "points (partnership): team 0 +115, team 1 +0" in text.splitlines()
+    # X9's tie is replayed: no winner.
+    assert (
+        "winner: none (tied challenge: the hand is dealt again)"
+        in format_result(blocked(X9_HANDS, (6, 6))).splitlines()
+    )

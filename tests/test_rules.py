@@ -47,7 +47,10 @@ def test_partnership_needs_four_seats() -> None:
         ({"players": 1}, "at least 2 seats"),
         ({"hand_size": 0}, "at least 1 tile"),
         ({"forbidden_leads": [Tile(7, 7)]}, "7-7, not in the double-6 set"),
-        ({"forbidden_leads": [Tile(0, 0)]}, "first_lead = double-blank leaves no tile to lead"),
+        (
+            {"forbidden_leads": [Tile(0, 0)]},
+            "first_lead = double-blank leaves no tile to lead once 0-0 may not be led",
+        ),
         ({"settlement": Settlement.PARTNERSHIP}, "needs partnership = true"),
         (
             {"partnership": True, "settlement": Settlement.CHIPS},
@@ -298,3 +301,36 @@ def test_sundanese_later_lead_does_not_cite_the_silent_article(name: str) -> Non
     assert citation is not None
     assert "SUWIKI" not in citation.sources
     assert "C8" in citation.note
+
+
+# --- the defaults and the bounds of the numeric options ---------------------------------------
+
+
+def test_the_default_options_are_the_base_rules_with_suwikis_challenge_multipliers() -> None:
+    rules = Ruleset()
+    # PAGAT counts 0-0 as 0 pips; the 25 is PAGAT-ID's and CHIPS' option.
+    assert rules.double_blank_25 is False
+    # SUWIKI: a won challenge scores the stake once, a lost one (neunggar cadas) twice.
+    assert rules.challenge_win_multiplier == 1
+    assert rules.challenge_loss_multiplier == 2
+    # The dead and closing double values, the debit and the any-double house rule are SUWIKI's
+    # options, off in the base rules.
+    assert (rules.top_double_bonus, rules.blank_double_bonus) == (0, 0)
+    assert rules.dead_double_debit is False
+    assert rules.closing_any_double is False
+
+
+def test_options_are_keyword_only() -> None:
+    # Ruleset(6) would silently mean max_pip=6 if options were positional.
+    with pytest.raises(TypeError):
+        Ruleset(6)
+
+
+def test_a_target_and_a_hand_count_of_1_are_the_smallest_allowed() -> None:
+    # "at least 1": 1 is accepted, 0 refused.
+    assert Ruleset(settlement=Settlement.DIFFERENCE, target=1).target == 1
+    with pytest.raises(InvalidRuleset, match="target must be at least 1, got 0"):
+        Ruleset(settlement=Settlement.DIFFERENCE, target=0)
+    assert Ruleset(settlement=Settlement.CUMULATIVE, match_hands=1).match_hands == 1
+    with pytest.raises(InvalidRuleset, match="needs match_hands >= 1"):
+        Ruleset(settlement=Settlement.CUMULATIVE, match_hands=0)

@@ -305,3 +305,27 @@ def test_replayed_actions_check_their_seat() -> None:
     assert caught.value.code == "wrong-seat"
     state = replay(_rules(BlockedAction.PASS), MIXED, [Action(0, Lead(_t("0-0")))])
     assert state.ends == (0, 0)
+
+
+def test_a_tile_outside_the_set_is_not_in_hand_even_beside_0_0() -> None:
+    # Seat 0 acts and holds 0-0, the set's first tile: 3-3 is in no double-2 hand at all.
+    _rejects(_empty_table(), Lead(Tile(3, 3)), "not-in-hand", "play.in-hand")
+
+
+def test_the_illegal_lead_message_names_the_tile_the_lead_must_be() -> None:
+    # First hand under the 0-0 lead: "0-0"; under the double lead: "a double".
+    with pytest.raises(
+        IllegalMove, match=r"1-1 cannot open: the lead must be 0-0 \[open\.double-blank\]"
+    ):
+        apply(_empty_table(), Lead(_t("1-1")))
+    state = new_hand(_rules(BlockedAction.PASS, LeadRule.DOUBLE), MIXED)
+    with pytest.raises(
+        IllegalMove, match=r"0-1 cannot open: the lead must be a double \[open\.double\]"
+    ):
+        apply(state, Lead(_t("0-1")))
+
+
+def test_replay_plays_a_first_hand_unless_told_otherwise() -> None:
+    # Like new_hand, replay starts the match's first hand by default.
+    assert replay(_rules(BlockedAction.PASS), MIXED, [Lead(_t("0-0"))]).first_hand
+    assert not replay(_rules(BlockedAction.PASS), MIXED, [], first_hand=False).first_hand

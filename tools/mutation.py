@@ -1,11 +1,15 @@
-"""Mutation testing of the rule-deciding modules: how many small defects do the vectors catch?
+"""Mutation testing of the rule-deciding modules: how many small defects do the vectors, and the
+unit tests, catch?
 
 Each *mutant* is gaple with one small change in one module (a comparison, a boolean operator,
-an arithmetic operator, a constant, a rule ID, a branch condition forced or negated). The tool
-runs every mutant as the engine under test: gaple's own protocol adapter, with the mutated
-module loaded in place of the real one, driven by the conformance runner through the committed
-vectors (``spec/vectors/v1``) over the adapter protocol, exactly as an engine author's engine
-is. A mutant is *killed* when some case fails or errors, and *survives* when every case passes.
+an arithmetic operator, a constant, a rule ID, a branch condition forced or negated). It is
+never written to disk: an import hook serves the mutated source in place of the module's file.
+
+``--against vectors`` (the default) runs every mutant as the engine under test: gaple's own
+protocol adapter, with the mutated module loaded in place of the real one, driven by the
+conformance runner through the committed vectors (``spec/vectors/v1``) over the adapter
+protocol, exactly as an engine author's engine is. A mutant is *killed* when some case fails
+or errors, and *survives* when every case passes.
 
 ``tools/mutation-survivors.toml`` says, with a reason for each, which functions lie *outside*
 the protocol's reach (the seeded shuffle, matches, positions typed in as data, text for people:
@@ -14,7 +18,14 @@ their mutants are not run, and the unit tests cover them) and which surviving mu
 report gives the score (killed / run) per module and lists every survivor, equivalent or not;
 a survivor that is not equivalent is a gap in the vectors.
 
+``--against tests`` runs, for every mutant, the fast unit tests of its module (``TESTS``) in a
+forked copy of one pytest process, with the mutant imported in place of the module: a mutant is
+killed when a test fails, and every survivor is listed, in ``[tests.equivalent]`` (no input can
+tell it from the spec) or ``[tests.outside]`` (code no input reaches) of the same file, or
+marked as a gap in the tests. Every mutant is run there; nothing is left out.
+
     python tools/mutation.py                      # state, result, deal, match, rules
+    python tools/mutation.py --against tests      # the same mutants, against the unit tests
     python tools/mutation.py --module result --sample 100 --seed 1
     python tools/mutation.py --list --module state   # the mutants, without running them
 
@@ -36,7 +47,9 @@ import json
 import os
 import random
 import re
+import select
 import shlex
+import signal
 import sys
 import time
 import tomllib
@@ -46,6 +59,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
+import hypothesis
+import pytest
 from attrs import frozen
 
 from gaple.conformance.engines import SubprocessEngine
@@ -378,16 +393,32 @@ class _MutantLoader(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         exec(compile(self.source, self.path, "exec"), module.__dict__)
 
 
+def install(module: str, key: str, source: str | None = None) -> None:
+    """Serve ``key``'s mutant of ``gaple.<module>`` (or of ``source``, its text) to every later
+    import of it, and forget every gaple module imported so far."""
+    if source is None:
+        mutant = next(m for m in mutants(module) if m.key == key)
+        path = str(module_path(module))
+    else:
+        mutant = next(m for m in mutants_of_source(module, source) if m.key == key)
+        path = f"<mutant of {module}>"
+    sys.meta_path.insert(0, _MutantLoader(_qualified(module), mutated_source(mutant, source), path))
+    # Every gaple module imported so far (to find the mutant) holds the real one: drop them
+    # all, so that every later import goes through the loader.
+    package = _qualified(module).split(".")[0]
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        del sys.modules[name]
+
+
+def _qualified(module: str) -> str:
+    """``gaple.state`` for ``state``; any other name (a test's own module) as it is."""
+    return f"gaple.{module}" if module in MODULES else module
+
+
 def serve(module: str, key: str) -> int:
     """Run gaple's protocol adapter with ``key``'s mutant of ``module`` loaded (``-``: none)."""
     if key != "-":
-        mutant = next(m for m in mutants(module) if m.key == key)
-        loader = _MutantLoader(f"gaple.{module}", mutated_source(mutant), str(module_path(module)))
-        sys.meta_path.insert(0, loader)
-        # Every gaple module imported so far (to find the mutant) holds the real one: drop
-        # them all, so the adapter's imports go through the loader.
-        for name in [n for n in sys.modules if n == "gaple" or n.startswith("gaple.")]:
-            del sys.modules[name]
+        install(module, key)
         adapter = importlib.import_module("gaple.conformance.engines")
         return int(adapter.serve(sys.stdin, sys.stdout))
     return serve_protocol(sys.stdin, sys.stdout)
@@ -438,6 +469,157 @@ def run_mutant(mutant: Mutant, timeout: float = 5.0) -> Verdict:
     return Verdict(mutant, failure is not None, failure or "survived", seconds)
 
 
+# --- running the mutants against the unit tests --------------------------------------------------
+
+TESTS: dict[str, tuple[str, ...]] = {
+    # The fast test files that exercise each module, the quickest killers first: the run stops
+    # at the first failing test, so most mutants die within a second and only survivors pay
+    # for the whole list.
+    "state": (
+        "test_state_moves.py",
+        "test_state_errors.py",
+        "test_worked_examples_play.py",
+        "test_partnership.py",
+        "test_fast_paths.py",
+        "test_state_structure.py",
+        "test_state_machine.py",
+        "test_state_properties.py",
+    ),
+    "result": (
+        "test_result.py",
+        "test_result_reasons.py",
+        "test_worked_examples_scoring.py",
+        "test_partnership.py",
+        "test_result_properties.py",
+    ),
+    "deal": (
+        "test_deal.py",
+        "test_state_errors.py",
+        "test_worked_examples_play.py",
+        "test_fast_paths.py",
+    ),
+    "match": ("test_match.py",),
+    "rules": ("test_rules.py", "test_state_errors.py", "test_deal.py"),
+}
+"""Module -> its fast unit test files under ``tests/``."""
+
+_PROFILE = "mutation"
+_HYPOTHESIS = {
+    "max_examples": 50,
+    "deadline": None,
+    "database": None,
+    "derandomize": True,
+    "phases": (hypothesis.Phase.explicit, hypothesis.Phase.generate),
+}
+"""The tests' default profile, made deterministic: the same examples for every mutant and every
+run, and no example database (a failure saved under one mutant would be replayed under the
+next, and the verdicts would depend on the order). No shrinking: a failure kills the mutant
+as it is found, and shrinking it could take minutes."""
+
+
+class _FirstFailure:
+    """A pytest plugin that keeps the first test that failed, or the file that did not load."""
+
+    def __init__(self) -> None:
+        self.where: str | None = None
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.failed and self.where is None:
+            self.where = report.nodeid
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed and self.where is None:
+            self.where = f"{report.nodeid or 'collecting'}: does not load"
+
+
+def _pytest_here(
+    module: str, key: str, paths: Sequence[Path], source: str | None
+) -> tuple[int, str | None]:
+    """Run ``paths`` in this process with ``key``'s mutant installed (``-``: none): pytest's
+    exit status and the first failure."""
+    if key != "-":
+        install(module, key, source)
+    # Test modules imported before the fork (when this runs inside a pytest session) hold the
+    # real module: pytest would reuse them, so they are imported again.
+    folders = {path.resolve().parent for path in paths}
+    for name, imported in list(sys.modules.items()):
+        where = getattr(imported, "__file__", None)
+        if where and Path(where).resolve().parent in folders:
+            del sys.modules[name]
+    hypothesis.settings.register_profile(_PROFILE, **_HYPOTHESIS)  # type: ignore[arg-type]
+    os.environ["HYPOTHESIS_PROFILE"] = _PROFILE
+    sys.dont_write_bytecode = True  # nor pytest's rewritten test modules: nothing on disk changes
+    first = _FirstFailure()
+    # Plain asserts: pytest's rewriting import hook would otherwise load gaple (its plugin's
+    # package) from the file, ahead of the mutant's loader.
+    argv = [*map(str, paths), "-x", "-q", "-p", "no:cacheprovider", "--assert=plain"]
+    status = pytest.main([*argv, "--rootdir", str(ROOT)], plugins=[first])
+    loaded = sys.modules.get(_qualified(module))
+    if key != "-" and not (loaded and isinstance(loaded.__loader__, _MutantLoader)):
+        raise RuntimeError(f"the tests did not import the mutant of {_qualified(module)}")
+    return int(status), first.where
+
+
+def failure_in_tests(
+    module: str, key: str, paths: Sequence[Path], timeout: float, source: str | None = None
+) -> str | None:
+    """Run ``paths`` with ``key``'s mutant of ``module`` (``-``: unmutated) in a forked child of
+    this process, which has pytest and hypothesis imported already (much faster than a fresh
+    interpreter per mutant); the first test that did not pass, or ``None``."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read_end)
+        os.setsid()  # its own process group, ended whole on a timeout
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        try:
+            status, where = _pytest_here(module, key, paths, source)
+            os.write(write_end, json.dumps([status, where]).encode())
+        except BaseException as error:  # whatever the mutant does, the parent hears of it
+            os.write(write_end, json.dumps([-1, f"{type(error).__name__}: {error}"]).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    deadline = time.monotonic() + timeout
+    received = b""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([read_end], [], [], left)[0]:
+            os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(read_end)
+            return f"timed out after {timeout:.0f} s"
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            break
+        received += chunk
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    if not received:
+        return "the test process died"
+    status, where = json.loads(received)
+    if status == 0:
+        return None
+    if status == -1:
+        return f"the test run raised {where}"
+    return where or f"pytest exit status {status}"
+
+
+def unit_test_files(module: str) -> list[Path]:
+    """The test files of ``module`` (``TESTS``)."""
+    return [ROOT / "tests" / name for name in TESTS[module]]
+
+
+def run_mutant_tests(mutant: Mutant, timeout: float) -> Verdict:
+    """What the unit tests of ``mutant``'s module do with it."""
+    began = time.perf_counter()
+    failure = failure_in_tests(mutant.module, mutant.key, unit_test_files(mutant.module), timeout)
+    seconds = time.perf_counter() - began
+    return Verdict(mutant, failure is not None, failure or "survived", seconds)
+
+
 @frozen
 class Explanation:
     """A reason, in ``tools/mutation-survivors.toml``, why mutants are not killed: one mutant
@@ -471,21 +653,29 @@ class Scope:
         return next((e.reason for e in self.equivalent if e.covers(mutant)), None)
 
 
-def read_scope(path: Path = SURVIVORS_FILE) -> Scope:
-    """The ``[[outside]]`` and ``[[equivalent]]`` entries of ``path``.
+def read_scope(path: Path = SURVIVORS_FILE, against: str = "vectors") -> Scope:
+    """The ``[[outside]]`` and ``[[equivalent]]`` entries of ``path`` (against the vectors), or
+    its ``[[tests.outside]]`` and ``[[tests.equivalent]]`` ones (against the unit tests).
 
     Raises:
-        ValueError: an entry lacks its ``function`` (outside) or ``key`` (equivalent), or its
+        ValueError: an entry lacks its ``function`` (outside of the vectors) or ``key``, or its
             ``reason``.
     """
     data = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     lists: dict[str, list[Explanation]] = {"outside": [], "equivalent": []}
-    for table, field in (("outside", "function"), ("equivalent", "key")):
+    # Against the vectors a whole function is outside the protocol's reach; against the tests
+    # each survivor is listed by its key, like an equivalent one.
+    fields = (("outside", "function"), ("equivalent", "key"))
+    if against == "tests":
+        data, fields = data.get("tests", {}), (("outside", "key"), ("equivalent", "key"))
+    prefix = "tests." if against == "tests" else ""
+    for table, field in fields:
         for number, entry in enumerate(data.get(table, []), start=1):
             if not entry.get(field) or not entry.get("reason"):
-                msg = f"{path.name}: {table} entry {number} needs a {field} and a reason"
+                msg = f"{path.name}: {prefix}{table} entry {number} needs a {field} and a reason"
                 raise ValueError(msg)
-            lists[table].append(Explanation(entry[field], table == "outside", entry["reason"]))
+            whole = field == "function"
+            lists[table].append(Explanation(entry[field], whole, entry["reason"]))
     return Scope(tuple(lists["outside"]), tuple(lists["equivalent"]))
 
 
@@ -543,8 +733,101 @@ def _report(
             yield f"  stale entry in {SURVIVORS_FILE.name} (no such mutant): {entry.pattern}"
 
 
+def _report_tests(
+    verdicts: Sequence[Verdict], seconds: dict[str, float], scope: Scope, *, complete: bool
+) -> Iterator[str]:
+    modules = [m for m in MODULES if m in seconds]
+    why: dict[str, tuple[str, str] | None] = {}
+    for v in verdicts:
+        if not v.killed:
+            equivalent, outside = scope.why_equivalent(v.mutant), scope.why_outside(v.mutant)
+            why[v.mutant.key] = (
+                ("E", equivalent) if equivalent else ("O", outside) if outside else None
+            )
+    yield ""
+    yield (
+        "module   run  killed  equivalent  outside  unexplained  killed/run"
+        "  killed/(run-equivalent)  seconds"
+    )
+    for module in modules:
+        own = [v for v in verdicts if v.mutant.module == module]
+        killed = sum(v.killed for v in own)
+        kinds = Counter((why[v.mutant.key] or ("?", ""))[0] for v in own if not v.killed)
+        raw = f"{killed / len(own):.1%}" if own else "-"
+        score = f"{killed / (len(own) - kinds['E']):.1%}" if len(own) > kinds["E"] else "-"
+        yield (
+            f"{module:<8} {len(own):>3} {killed:>7} {kinds['E']:>11} {kinds['O']:>8} "
+            f"{kinds['?']:>12} {raw:>11} {score:>24} {seconds[module]:>8.0f}"
+        )
+    survivors = [v for v in verdicts if not v.killed]
+    if survivors:
+        yield ""
+        yield (
+            f"survivors (E: equivalent, O: outside, see [tests] in {SURVIVORS_FILE.name}; "
+            "?: a gap in the tests):"
+        )
+    for verdict in survivors:
+        kind, reason = why[verdict.mutant.key] or ("?", "")
+        yield f"  {kind} {verdict.mutant.describe()}"
+        yield f"      key: {verdict.mutant.key}"
+        if reason:
+            yield f"      why: {reason}"
+    killed_keys = {v.mutant.key for v in verdicts if v.killed}
+    every = [v.mutant for v in verdicts]
+    for entry in (*scope.outside, *scope.equivalent) if complete else ():
+        if entry.pattern.split(":", 1)[0] not in modules:
+            continue
+        if not any(entry.covers(m) for m in every):
+            yield f"  stale entry in {SURVIVORS_FILE.name} (no such mutant): {entry.pattern}"
+        elif entry.pattern in killed_keys:
+            yield f"  stale entry in {SURVIVORS_FILE.name} (the tests kill it): {entry.pattern}"
+
+
+def _run_tests(
+    modules: Sequence[str], chosen: Sequence[Mutant], jobs: int, scope: Scope, *, complete: bool
+) -> tuple[int, list[Verdict]]:
+    """The tests mode: each module's unmutated tests must pass, then its mutants run."""
+    verdicts: list[Verdict] = []
+    seconds: dict[str, float] = {}
+    for module in modules:
+        began = time.perf_counter()
+        baseline = failure_in_tests(module, "-", unit_test_files(module), timeout=600.0)
+        if baseline is not None:
+            print(f"the unmutated {module} fails its own tests ({baseline}): nothing to measure")
+            return 2, verdicts
+        # A survivor runs what the baseline ran: four times that leaves room for a loaded
+        # machine, and ends a mutant that loops for ever.
+        timeout = max(60.0, 4 * (time.perf_counter() - began))
+        own = [m for m in chosen if m.module == module]
+        print(
+            f"{module}: {len(own)} mutants against {', '.join(TESTS[module])}",
+            file=sys.stderr,
+            flush=True,
+        )
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            run = functools.partial(run_mutant_tests, timeout=timeout)
+            for number, verdict in enumerate(pool.map(run, own), start=1):
+                verdicts.append(verdict)
+                if number % 10 == 0 or number == len(own):
+                    print(
+                        f"  {number}/{len(own)} run, {time.perf_counter() - began:.0f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        seconds[module] = time.perf_counter() - began
+    for line in _report_tests(verdicts, seconds, scope, complete=complete):
+        print(line)
+    return 0, verdicts
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--against",
+        choices=("vectors", "tests"),
+        default="vectors",
+        help="run each mutant through the vectors (default) or the unit tests of its module",
+    )
     parser.add_argument("--module", action="append", choices=MODULES, help="repeatable")
     parser.add_argument("--sample", type=int, help="at most this many mutants per module")
     parser.add_argument("--seed", type=int, default=0, help="of the sample")
@@ -556,34 +839,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.serve:
         return serve(*args.serve)
     modules = tuple(args.module or MODULES)
-    scope = read_scope()
+    scope = read_scope(against=args.against)
     selected = _select(modules, args.sample, args.seed)
-    outside = [m for m in selected if scope.why_outside(m)]
-    chosen = [m for m in selected if not scope.why_outside(m)]
+    # Against the tests every mutant runs; [tests.outside] only explains survivors.
+    away = scope.why_outside if args.against == "vectors" else lambda _: None
+    outside = [m for m in selected if away(m)]
+    chosen = [m for m in selected if not away(m)]
     if args.list:
         for mutant in selected:
-            print(("outside " if scope.why_outside(mutant) else "") + mutant.describe())
+            print(("outside " if away(mutant) else "") + mutant.describe())
         return 0
     began = time.perf_counter()
-    baseline = _first_failure(modules[0], "-", timeout=10.0)
-    if baseline is not None:
-        print(f"the unmutated spec fails its own vectors ({baseline}): nothing to measure")
-        return 2
-    print(
-        f"{len(chosen)} mutants of {', '.join(modules)} to run ({len(outside)} outside the "
-        f"protocol's reach); {len(_cases())} vectors",
-        flush=True,
-    )
-    verdicts: list[Verdict] = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for number, verdict in enumerate(pool.map(run_mutant, chosen), start=1):
-            verdicts.append(verdict)
-            if number % 25 == 0 or number == len(chosen):
-                print(
-                    f"  {number}/{len(chosen)} run, {time.perf_counter() - began:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
+    if args.against == "tests":
+        status, verdicts = _run_tests(
+            modules, chosen, args.jobs, scope, complete=args.sample is None
+        )
+    else:
+        status, verdicts = _run_vectors(
+            modules, chosen, outside, args.jobs, scope, complete=args.sample is None
+        )
     if args.json:
         with args.json.open("w", encoding="utf-8") as out:
             for v in verdicts:
@@ -595,10 +869,43 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "seconds": round(v.seconds, 3),
                 }
                 out.write(json.dumps(record) + "\n")
-    for line in _report(verdicts, outside, scope, complete=args.sample is None):
-        print(line)
     print(f"\n{time.perf_counter() - began:.0f} s")
-    return 0
+    return status
+
+
+def _run_vectors(
+    modules: Sequence[str],
+    chosen: Sequence[Mutant],
+    outside: Sequence[Mutant],
+    jobs: int,
+    scope: Scope,
+    *,
+    complete: bool,
+) -> tuple[int, list[Verdict]]:
+    """The vectors mode: the unmutated spec must pass its vectors, then every mutant runs."""
+    began = time.perf_counter()
+    baseline = _first_failure(modules[0], "-", timeout=10.0)
+    if baseline is not None:
+        print(f"the unmutated spec fails its own vectors ({baseline}): nothing to measure")
+        return 2, []
+    print(
+        f"{len(chosen)} mutants of {', '.join(modules)} to run ({len(outside)} outside the "
+        f"protocol's reach); {len(_cases())} vectors",
+        flush=True,
+    )
+    verdicts: list[Verdict] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for number, verdict in enumerate(pool.map(run_mutant, chosen), start=1):
+            verdicts.append(verdict)
+            if number % 25 == 0 or number == len(chosen):
+                print(
+                    f"  {number}/{len(chosen)} run, {time.perf_counter() - began:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    for line in _report(verdicts, outside, scope, complete=complete):
+        print(line)
+    return 0, verdicts
 
 
 if __name__ == "__main__":
