@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from gaple.cli.sharding import cores
@@ -39,6 +38,9 @@ from gaple.presets import PRESETS
 from gaple.result import hand_result
 from gaple.rules import Ruleset
 from gaple.simulate import random_hand
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hands_per_second import measure
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULT_KEYS = ("counts", "winner", "winning_team", "points", "replay")
@@ -55,31 +57,6 @@ def transcript_lines(rules: Ruleset, count: int) -> list[bytes]:
         transcript["result"] = {key: result[key] for key in RESULT_KEYS}
         lines.append(json.dumps(transcript).encode())
     return lines
-
-
-def interleaved(
-    work: dict[str, Callable[[int], object]], seconds: float, rounds: int
-) -> dict[str, float]:
-    """Calls per second of each function (given the call number), in interleaved rounds."""
-    done = dict.fromkeys(work, 0)
-    elapsed = dict.fromkeys(work, 0.0)
-    names = list(work)
-    share = seconds / rounds
-    for r in range(rounds):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            call = work[name]
-            k = done[name]
-            start = time.perf_counter()
-            deadline = start + share
-            while True:
-                call(k)
-                k += 1
-                now = time.perf_counter()
-                if now >= deadline:
-                    break
-            done[name] = k
-            elapsed[name] += now - start
-    return {name: done[name] / elapsed[name] for name in names}
 
 
 def command_rate(path: Path, count: int, jobs: int) -> float:
@@ -135,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         verdict = check_transcript(bounded.parse(lines[k % len(lines)]))
         assert verdict.conforms
 
-    rates = interleaved(
+    rates = measure(
         {"oracle": lambda k: random_hand(rules, k), "check": check}, args.seconds, args.rounds
     )
     print(f"{args.preset}: per second; ratios to the oracle's random hands")

@@ -24,7 +24,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from gaple.presets import PRESETS
@@ -81,8 +81,11 @@ def dominoes_player() -> Player:
     return play
 
 
-def measure(players: dict[str, Player], seconds: float, rounds: int) -> dict[str, float]:
-    """Hands per second of each player, over ``rounds`` interleaved slices."""
+def measure(
+    players: Mapping[str, Callable[[int], object]], seconds: float, rounds: int
+) -> dict[str, float]:
+    """Calls per second of each player (given the call number, e.g. a seed), over ``rounds``
+    interleaved slices."""
     hands = dict.fromkeys(players, 0)
     elapsed = dict.fromkeys(players, 0.0)
     names = list(players)
