@@ -491,6 +491,7 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_worked_examples_scoring.py",
         "test_partnership.py",
         "test_result_properties.py",
+        "test_fast_paths.py",
     ),
     "deal": (
         "test_deal.py",
