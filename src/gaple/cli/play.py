@@ -19,7 +19,7 @@ from gaple.conformance.escape import printable
 from gaple.deal import SplitMix64, shuffle_deal
 from gaple.io import result_to_json, state_to_json
 from gaple.presets import find_preset
-from gaple.registry import RULES
+from gaple.registry import rule_page
 from gaple.result import HandResult, hand_result
 from gaple.rules import LeadRule, Settlement
 from gaple.state import Discard, Ending, Pass, State, apply, legal_moves, new_hand
@@ -31,7 +31,6 @@ __all__ = [
     "line_text",
     "narrate",
     "register",
-    "rule_page",
     "terminal_width",
 ]
 
@@ -60,11 +59,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def terminal_width() -> int:
     """The width to narrate in: the terminal's (or ``COLUMNS``), at least :data:`MIN_WIDTH`."""
     return max(shutil.get_terminal_size().columns, MIN_WIDTH)
-
-
-def rule_page(rule_id: str) -> str:
-    """The docs page of a rule, from its section: ``block.discard`` -> ``rules/turn``."""
-    return "rules/" + RULES[rule_id].section.lower().replace(" ", "-")
 
 
 TERMS: dict[str, tuple[str, str]] = {
