@@ -110,6 +110,17 @@ MAX_REPLY = 1 << 20
 SHOWN = 200
 """How many characters of a bad reply an error message keeps."""
 
+
+def refuse_error(kind: str, reply: dict[str, Any], *, where: str = "") -> None:
+    """Raise :class:`EngineError` when ``reply`` is an ``error`` reply to a ``kind`` request
+    (``where`` says more, e.g. " in a batch"), quoting at most :data:`SHOWN` characters."""
+    if reply.get("type") == "error":
+        said = reply.get("message")
+        text = said if isinstance(said, str) else json.dumps(said)
+        msg = f"the engine answered {kind!r}{where} with an error: {printable(text, limit=SHOWN)}"
+        raise EngineError(msg)
+
+
 STDERR_KEPT = 4096
 """How many bytes of the end of the engine's stderr are kept to show when it fails."""
 
@@ -237,11 +248,7 @@ class SubprocessEngine:
             raise EngineError(msg)
         if self.validator is not None:
             self.validator.check_reply(str(kind), reply, batched=message.get("requests", ()))
-        if reply.get("type") == "error":
-            said = reply.get("message")
-            text = said if isinstance(said, str) else json.dumps(said)
-            msg = f"the engine answered {kind!r} with an error: {printable(text, limit=SHOWN)}"
-            raise EngineError(msg)
+        refuse_error(str(kind), reply)
         return reply
 
     def _reply_line(self, kind: object, deadline: float) -> bytes:

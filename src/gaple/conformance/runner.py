@@ -29,7 +29,7 @@ from gaple.conformance.compare import (
     compare_observation,
     compare_result,
 )
-from gaple.conformance.engines import Engine, EngineError
+from gaple.conformance.engines import Engine, EngineError, refuse_error
 from gaple.conformance.escape import printable
 from gaple.conformance.shapes import reply_problem
 from gaple.io import FormatError, deal_from_json, rules_from_json, state_to_json
@@ -266,11 +266,7 @@ def _batched(engine: Engine, requests: Sequence[dict[str, JSON]]) -> Iterator[di
         if not isinstance(answer, dict):
             msg = f"reply to {kind!r} in a batch is not a JSON object: {_show(answer)}"
             raise EngineError(msg)
-        if answer.get("type") == "error":
-            said = answer.get("message")
-            text = said if isinstance(said, str) else json.dumps(said)
-            msg = f"the engine answered {kind!r} in a batch with an error: {printable(text)}"
-            raise EngineError(msg)
+        refuse_error(kind, answer, where=" in a batch")
         problem = reply_problem(kind, answer)
         if problem is not None:
             raise EngineError(problem)
