@@ -252,3 +252,21 @@ def test_an_unsourced_deal_is_marked_in_the_result_and_a_sourced_one_is_not() ->
     assert "deal.unsourced" in [note["rule"] for note in result_to_json(result)["notes"]]
     sourced = hand_result(random_hand(PAGAT_4X6, 1))
     assert all(note.rule_id != "deal.unsourced" for note in sourced.notes)
+
+
+def test_only_a_blocked_hand_has_a_blocker() -> None:
+    # Position.blocker is the seat that put down the last tile of a blocked hand, and None when
+    # a seat went out (rule end.blocked names a blocker only for a blocked hand). Under the pass
+    # option both endings come up within the first seeds of pagat-4x6.
+    rules = ruleset("pagat-4x6").replace(blocked_action="pass")
+    endings = set()
+    for seed in range(60):
+        state = random_hand(rules, seed)
+        position = position_of(state)
+        endings.add(state.ending)
+        if state.ending is Ending.OUT:
+            assert position.blocker is None
+        else:
+            last_tile = [a.seat for a in state.history if isinstance(a.move, Lead | Place)][-1]
+            assert position.blocker == last_tile
+    assert endings == {Ending.OUT, Ending.BLOCKED}

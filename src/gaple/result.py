@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import attrs
 from attrs import field, frozen
 
 from gaple.rules import BlockedAction, ChallengeTie, Ruleset, Settlement, StakeBase
@@ -307,28 +308,13 @@ def position_of(state: State) -> Position:
     if state.ending is None or state.ends is None:
         msg = "the hand has not ended, so it has no result yet"
         raise ValueError(msg)
-    last = state.history[-1].move if state.history else None
-    closing = None
-    if state.ending is Ending.OUT and isinstance(last, Lead | Place):
-        closing = last.tile
-    seats = range(state.rules.players)
-    return Position(
-        rules=state.rules,
-        hands=[state.hand(s) for s in seats],
-        discards=[state.discards(s) for s in seats],
-        line=state.tiles.unpack(state.line_mask),
-        set_aside=state.set_aside,
-        ends=state.ends,
-        ending=state.ending,
-        out_seat=state.out_seat,
-        blocker=_blocker(state) if state.ending is Ending.BLOCKED else None,
-        closing=closing,
-    )
+    # The fields of the fast path below, passed through Position's converters and checks.
+    return attrs.evolve(_played_position(state))
 
 
 def _played_position(state: State) -> Position:
-    """:func:`position_of` a finished state, built without the converters and checks of
-    :class:`Position`: the fast path of ``gaple check``.
+    """The finished position of ``state`` built without the converters and checks of
+    :class:`Position`: the fast path of ``gaple check``, and what :func:`position_of` checks.
 
     The state must have been reached by play (:func:`~gaple.state.new_hand`, then legal
     moves): its position is then reachable by construction, and every group of tiles is
