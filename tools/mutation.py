@@ -54,7 +54,7 @@ import sys
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import ModuleType
@@ -784,6 +784,29 @@ def _report_tests(
             yield f"  stale entry in {SURVIVORS_FILE.name} (the tests kill it): {entry.pattern}"
 
 
+def _run_all(
+    run: Callable[[Mutant], Verdict],
+    mutants: Sequence[Mutant],
+    jobs: int,
+    began: float,
+    *,
+    every: int,
+) -> list[Verdict]:
+    """The verdicts of ``mutants`` in order, run on ``jobs`` processes, with a progress line on
+    stderr every ``every`` mutants."""
+    verdicts: list[Verdict] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for number, verdict in enumerate(pool.map(run, mutants), start=1):
+            verdicts.append(verdict)
+            if number % every == 0 or number == len(mutants):
+                print(
+                    f"  {number}/{len(mutants)} run, {time.perf_counter() - began:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    return verdicts
+
+
 def _run_tests(
     modules: Sequence[str], chosen: Sequence[Mutant], jobs: int, scope: Scope, *, complete: bool
 ) -> tuple[int, list[Verdict]]:
@@ -805,16 +828,8 @@ def _run_tests(
             file=sys.stderr,
             flush=True,
         )
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            run = functools.partial(run_mutant_tests, timeout=timeout)
-            for number, verdict in enumerate(pool.map(run, own), start=1):
-                verdicts.append(verdict)
-                if number % 10 == 0 or number == len(own):
-                    print(
-                        f"  {number}/{len(own)} run, {time.perf_counter() - began:.0f} s",
-                        file=sys.stderr,
-                        flush=True,
-                    )
+        run = functools.partial(run_mutant_tests, timeout=timeout)
+        verdicts += _run_all(run, own, jobs, began, every=10)
         seconds[module] = time.perf_counter() - began
     for line in _report_tests(verdicts, seconds, scope, complete=complete):
         print(line)
@@ -894,16 +909,7 @@ def _run_vectors(
         f"protocol's reach); {len(_cases())} vectors",
         flush=True,
     )
-    verdicts: list[Verdict] = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for number, verdict in enumerate(pool.map(run_mutant, chosen), start=1):
-            verdicts.append(verdict)
-            if number % 25 == 0 or number == len(chosen):
-                print(
-                    f"  {number}/{len(chosen)} run, {time.perf_counter() - began:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
+    verdicts = _run_all(run_mutant, chosen, jobs, began, every=25)
     for line in _report(verdicts, outside, scope, complete=complete):
         print(line)
     return 0, verdicts
