@@ -1,15 +1,19 @@
 """Random hands per second: the oracle against a mutable reference engine and ``dominoes``.
 
-For each preset, three engines play complete hands with uniformly random legal moves:
+For each preset, four engines play complete hands with uniformly random legal moves:
 
-* ``oracle``: :func:`gaple.simulate.random_hand` (deal from a seed, legal moves, apply);
+* ``oracle``: :func:`gaple.simulate.random_hand` (deal from a seed, then random legal moves
+  played on bitsets, one state built at the end);
+* ``stepwise``: the same hands through the public step API, one immutable state per action:
+  :func:`~gaple.deal.shuffle_deal`, :func:`~gaple.state.new_hand`, then
+  :func:`~gaple.state.legal_moves` and :func:`~gaple.state.apply` (which checks each move);
 * ``reference``: ``reference_engine.py`` beside this file, a plain mutable engine with no
   validation that plays the same hands from the same seeds (the ceiling for pure Python);
 * ``dominoes``: the PyPI ``dominoes`` package, only where its rules fit (four seats of seven
   tiles, a stuck seat passes, 0-0 opens); it deals and plays from :mod:`random`.
 
 They run in interleaved rounds, in a rotating order, so that machine noise (other processes,
-frequency scaling) falls on all three alike; each figure is total hands over total time, and
+frequency scaling) falls on all alike; each figure is total hands over total time, and
 the ratios are to the oracle. ``--exhaustive`` also times the double-3 exhaustive checks of
 ``tests/test_exhaustive.py`` (a few minutes). Measurements, never assertions.
 
@@ -27,9 +31,11 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from gaple.deal import SplitMix64, shuffle_deal
 from gaple.presets import PRESETS
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.simulate import random_hand
+from gaple.state import apply, legal_moves, new_hand
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference_engine
@@ -47,6 +53,17 @@ Player = Callable[[int], int]
 
 def oracle_player(rules: Ruleset) -> Player:
     return lambda seed: len(random_hand(rules, seed).history)
+
+
+def stepwise_player(rules: Ruleset) -> Player:
+    def play(seed: int) -> int:
+        state = new_hand(rules, shuffle_deal(rules, seed))
+        rng = SplitMix64(seed + 1)
+        while moves := legal_moves(state):
+            state = apply(state, moves[rng.below(len(moves))])
+        return len(state.history)
+
+    return play
 
 
 def reference_player(rules: Ruleset) -> Player:
@@ -148,19 +165,24 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--rounds must be at least 1, got {args.rounds}")
     names = args.preset or list(PRESETS)
     print(f"random hands per second; ratios to the oracle; {args.rounds} interleaved rounds")
-    print(f"{'preset':<20} {'oracle':>8} {'reference':>16} {'dominoes':>16}")
+    peers = ("stepwise", "reference", "dominoes")
+    print(f"{'preset':<20} {'oracle':>8}" + "".join(f" {peer:>16}" for peer in peers))
     for name in names:
         rules = PRESETS[name].rules
-        players = {"oracle": oracle_player(rules), "reference": reference_player(rules)}
+        players = {
+            "oracle": oracle_player(rules),
+            "stepwise": stepwise_player(rules),
+            "reference": reference_player(rules),
+        }
         if dominoes_fits(rules):
             players["dominoes"] = dominoes_player()
         rates = measure(players, args.seconds, args.rounds)
         base = rates["oracle"]
         cells = [
             f"{rates[peer]:>7.0f} ({rates[peer] / base:>4.2f}x)" if peer in rates else "-"
-            for peer in ("reference", "dominoes")
+            for peer in peers
         ]
-        print(f"{name:<20} {base:>8.0f} {cells[0]:>16} {cells[1]:>16}")
+        print(f"{name:<20} {base:>8.0f}" + "".join(f" {cell:>16}" for cell in cells))
     if args.exhaustive:
         print(f"exhaustive double-3 checks: {exhaustive_seconds():.0f} s")
     return 0

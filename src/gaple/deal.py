@@ -96,6 +96,9 @@ class Deal:
             raise InvalidDeal(msg)
 
 
+_MASK64 = (1 << 64) - 1  # a global: reading it costs less than a class attribute through self
+
+
 class SplitMix64:
     """The SplitMix64 generator (Steele, Lea and Flood, 2014), used by :func:`shuffle_deal`.
 
@@ -107,16 +110,15 @@ class SplitMix64:
     """
 
     __slots__ = ("_state",)
-    _MASK = (1 << 64) - 1
 
     def __init__(self, seed: int) -> None:
-        self._state = seed & self._MASK
+        self._state = seed & _MASK64
 
     def next(self) -> int:
         """The next 64-bit output."""
-        self._state = z = (self._state + 0x9E3779B97F4A7C15) & self._MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        self._state = z = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)
 
     def below(self, bound: int) -> int:
@@ -187,12 +189,12 @@ def _shuffle(
     starter = tiles[order[dealt]] if rules.has_starter else None
     seat = rng.below(rules.players) if first_seat is None else first_seat
     deal = _sorted_deal(
-        tuple(tuple(tiles[i] for i in hand) for hand in held),
+        tuple(tuple([tiles[i] for i in hand]) for hand in held),  # lists: faster than generators
         starter,
         tuple(tiles[i] for i in sorted(order[dealt + 1 :])),
         seat,
     )
-    return deal, tuple(sum(1 << i for i in hand) for hand in held)
+    return deal, tuple(sum([1 << i for i in hand]) for hand in held)
 
 
 def _sorted_deal(

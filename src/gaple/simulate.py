@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gaple.deal import SplitMix64, _shuffle
 from gaple.rules import Ruleset
-from gaple.state import State, _advance, _start, legal_moves
+from gaple.state import Move, State, _run, _start
 
 __all__ = ["play_out", "random_hand"]
 
@@ -17,12 +17,13 @@ __all__ = ["play_out", "random_hand"]
 def play_out(state: State, rng: SplitMix64) -> State:
     """Play random legal moves until the hand ends."""
     draw = rng.next  # rng.below(n) is draw() % n, one call fewer
-    while True:
-        moves = legal_moves(state)
-        if not moves:
-            return state
-        # A move legal_moves produced needs no checking: skip apply's verify.
-        state = _advance(state, moves[draw() % len(moves)])
+
+    def pick(moves: tuple[Move, ...], _seat: int) -> Move:
+        return moves[draw() % len(moves)]
+
+    # Moves legal_moves produced need no checking, and no state between the first and the
+    # last is built: _run plays on bitsets.
+    return _run(state, pick)
 
 
 def random_hand(rules: Ruleset, seed: int) -> State:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from attrs import frozen
 
@@ -203,6 +203,13 @@ class IllegalMove(ValueError):
         """What went wrong, in words."""
 
 
+# What a move does, by kind (see _Tables.effects).
+_PASSES, _LEADS, _TO_LEFT, _TO_RIGHT, _DISCARDS = range(5)
+
+_Effect = tuple[tuple["Action", ...], int, int, int, int]
+"""The :class:`Action` of every seat for a move, its kind, its tile's bit and halves."""
+
+
 @frozen
 class _Tables:
     """Per-set lookup tables and the move objects, built once per set."""
@@ -211,15 +218,26 @@ class _Tables:
     lead: tuple[Lead, ...]
     place: tuple[tuple[Place, Place], ...]
     discard: tuple[Discard, ...]
-    bits: tuple[tuple[int, ...], ...]
-    """``bits[a][b]`` is the bit of the tile a-b (either order): two lookups, no hashing."""
-    actions: dict[int, tuple[Action, ...]]
-    """For each move above, by ``id``, the :class:`Action` of every seat that can make it.
+    effects: dict[int, _Effect]
+    """For each move above, by ``id``: the :class:`Action` of every seat that can make it, its
+    kind (``_PASSES`` .. ``_DISCARDS``), the bit of its tile and the tile's low and high half
+    (zeros for the pass), so that making a move reads one tuple.
 
     Keyed by identity: the moves live as long as the cache, so no other object can share
     their ids, and an identity lookup costs far less than hashing a move. A seat count never
     exceeds the number of tiles, each seat holding at least one.
     """
+
+    def own(self, move: Move) -> Move:
+        """The table's object equal to ``move``, whose tile (if any) is in the set."""
+        if isinstance(move, Pass):
+            return _PASS
+        i = self.tiles.index[move.tile]
+        if isinstance(move, Lead):
+            return self.lead[i]
+        if isinstance(move, Discard):
+            return self.discard[i]
+        return self.place[i][move.end is End.RIGHT]
 
 
 @functools.cache
@@ -228,23 +246,22 @@ def _tables(max_pip: int) -> _Tables:
     lead = tuple(Lead(t) for t in full.tiles)
     place = tuple((Place(t, End.LEFT), Place(t, End.RIGHT)) for t in full.tiles)
     discard = tuple(Discard(t) for t in full.tiles)
-    moves: list[Move] = [_PASS, *lead, *discard, *(move for pair in place for move in pair)]
-    return _Tables(
-        tiles=full,
-        lead=lead,
-        place=place,
-        discard=discard,
-        actions={
-            id(move): tuple(Action(seat, move) for seat in range(full.size)) for move in moves
-        },
-        bits=tuple(
-            tuple(1 << full.index[Tile(a, b)] for b in range(max_pip + 1))
-            for a in range(max_pip + 1)
-        ),
-    )
+    seats = range(full.size)
+    effects: dict[int, _Effect] = {
+        id(_PASS): (tuple(Action(seat, _PASS) for seat in seats), _PASSES, 0, 0, 0)
+    }
+    kinds: list[tuple[Sequence[Move], int]] = [(lead, _LEADS), (discard, _DISCARDS)]
+    kinds += [([left for left, _ in place], _TO_LEFT), ([right for _, right in place], _TO_RIGHT)]
+    for moves, kind in kinds:
+        for i, move in enumerate(moves):
+            tile = full.tiles[i]
+            made = tuple(Action(seat, move) for seat in seats)
+            effects[id(move)] = (made, kind, 1 << i, tile.low, tile.high)
+    return _Tables(tiles=full, lead=lead, place=place, discard=discard, effects=effects)
 
 
 _PASS = Pass()
+_PASS_ONLY = (_PASS,)
 
 
 @frozen
@@ -422,15 +439,21 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     seat = state.to_act
     if seat is None:
         return ()
-    tables = _tables(state.rules.max_pip)
+    rules = state.rules
+    tables = _tables(rules.max_pip)
     hand = state.hand_masks[seat]
     line = state.line
     if not line:
-        allowed = hand & _lead_mask(state.rules, first_hand=state.first_hand)
+        allowed = hand & _lead_mask(rules, first_hand=state.first_hand)
         return tuple(tables.lead[i] for i in iter_bits(allowed))
     suit = tables.tiles.suit
-    left_suit = suit[line[0][0]]
-    right_suit = suit[line[-1][1]]
+    return _moves_on(tables, rules, hand, suit[line[0][0]], suit[line[-1][1]])
+
+
+def _moves_on(
+    tables: _Tables, rules: Ruleset, hand: int, left_suit: int, right_suit: int
+) -> tuple[Move, ...]:
+    """:func:`legal_moves` once the line has begun, its ends' suits given as bitsets."""
     fitting = hand & (left_suit | right_suit)
     if fitting:
         place = tables.place
@@ -444,8 +467,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             if bit & right_suit:
                 moves.append(place[i][1])
         return tuple(moves)
-    if state.rules.blocked_action is _PASSING:
-        return (_PASS,)
+    if rules.blocked_action is _PASSING:
+        return _PASS_ONLY
     return tuple(tables.discard[i] for i in iter_bits(hand))
 
 
@@ -564,62 +587,95 @@ def apply(state: State, move: Move, seat: int | None = None) -> State:
 
 def _advance(state: State, move: Move) -> State:
     """The state after ``move``, which must be legal: checked by :func:`verify`, or produced
-    by :func:`legal_moves` (the fast path of :func:`gaple.simulate.play_out`)."""
-    acting = state.to_act
-    assert acting is not None  # guaranteed by verify
+    by :func:`legal_moves`."""
+    return _run(state, None, move)
+
+
+Pick = Callable[[tuple[Move, ...], int], Move | None]
+"""Chooses the next move given the legal moves and the seat to act, or ``None`` to stop."""
+
+
+def _run(state: State, pick: Pick | None, move: Move | None = None) -> State:  # noqa: PLR0915
+    """The state after ``move`` if given, then after each move ``pick`` chooses, until the
+    hand ends or ``pick`` (or its absence) stops: the one place where a move changes a hand.
+
+    Every move must be legal: ``move`` checked by :func:`verify`, and ``pick`` choosing among
+    the moves it is given (:func:`legal_moves`). The hand ends at once when the mover has no
+    tiles left (``end.out``) or, after a tile is put down, when no seat holding tiles can
+    place (``end.blocked``). Between the states it returns it plays on bitsets and lists, so
+    that playing out a hand builds one state, not one per action.
+    """
+    seat = state.to_act
+    if seat is None:
+        return state
     rules = state.rules
+    players = rules.players
     tables = _tables(rules.max_pip)
-    # The Action objects of the table's moves are made once; another move gets a new one.
-    actions = tables.actions.get(id(move))
-    action = Action(acting, move) if actions is None else actions[acting]
-    history = (*state.history, action)
-    following = (acting + 1) % rules.players
-    hands = state.hand_masks
-    discards = state.discard_masks
-    line = state.line
+    suit = tables.tiles.suit
+    effects = tables.effects
+    hands = list(state.hand_masks)
+    discards = list(state.discard_masks)
+    history = list(state.history)
+    middle = state.line  # the tiles already down; those put down now go to either side
+    lefts: list[tuple[int, int]] = []  # innermost first
+    rights: list[tuple[int, int]] = []
     line_mask = state.line_mask
+    left, right = (middle[0][0], middle[-1][1]) if middle else (-1, -1)
     ending = None
-    if not isinstance(move, Pass):
-        tile = move.tile
-        bit = tables.bits[tile.low][tile.high]
-        held = list(hands)
-        held[acting] ^= bit
-        hands = tuple(held)
-        if isinstance(move, Discard):
-            held = list(discards)
-            held[acting] |= bit
-            discards = tuple(held)
-        else:
-            if isinstance(move, Lead):
-                line = ((tile.low, tile.high),)
-            elif move.end is _LEFT:
-                end = line[0][0]
-                line = ((tile.other(end), end), *line)
+    while True:
+        if move is None:
+            if pick is None:
+                break
+            if middle:
+                move = pick(_moves_on(tables, rules, hands[seat], suit[left], suit[right]), seat)
             else:
-                end = line[-1][1]
-                line = (*line, (end, tile.other(end)))
-            line_mask |= bit
-            if not _anyone_can_place(tables.tiles, hands, line[0][0], line[-1][1]):
-                ending = Ending.BLOCKED
-        if not hands[acting]:
-            ending = Ending.OUT
+                move = pick(legal_moves(state), seat)  # the lead: the state is still the first
+            if move is None:
+                break
+        effect = effects.get(id(move)) or effects[id(tables.own(move))]
+        made, kind, bit, low, high = effect
+        history.append(made[seat])
+        if kind != _PASSES:
+            hand = hands[seat] ^ bit
+            hands[seat] = hand
+            if kind == _DISCARDS:
+                discards[seat] |= bit
+            else:
+                line_mask |= bit
+                if kind == _LEADS:
+                    middle = ((low, high),)
+                    left, right = low, high
+                elif kind == _TO_LEFT:
+                    end = low if left == high else high
+                    lefts.append((end, left))
+                    left = end
+                else:
+                    end = low if right == high else high
+                    rights.append((right, end))
+                    right = end
+            if not hand:
+                ending = Ending.OUT
+                break
+            if kind != _DISCARDS and not sum(hands) & (suit[left] | suit[right]):
+                ending = Ending.BLOCKED  # the hands are disjoint, so their sum is their union
+                break
+        seat = (seat + 1) % players
+        move = None
+    lefts.reverse()
     # Positional, in field order: the fastest way to build the next state.
     return State(
         rules,
         state.deal,
         state.first_hand,
         state.opener,
-        hands,
-        discards,
-        line,
+        tuple(hands),
+        tuple(discards),
+        (*lefts, *middle, *rights) if lefts or rights else middle,
         line_mask,
-        None if ending else following,
-        history,
+        None if ending else seat,
+        tuple(history),
         ending,
     )
-
-
-_LEFT = End.LEFT  # read once: looking up an enum member costs more than the comparison
 
 
 def replay(

@@ -41,7 +41,7 @@ from gaple.state import (
     Move,
     MoveSyntaxError,
     State,
-    _advance,
+    _run,
     _start,
     _tables,
     apply,
@@ -444,7 +444,7 @@ def _check_result(claimed: Mapping[str, JSON] | None, state: State, actions: int
 #
 # Most transcripts of a log conform and are written in the canonical form of state_to_json. For
 # them _fast_verdict replays with the oracle's own fast paths (moves as the table's objects, a
-# move checked by being among legal_moves, _advance) and compares every claimed value exactly
+# move checked by being among legal_moves, _run) and compares every claimed value exactly
 # (by repr where == would take true for 1). Anything else, a divergence or an unusual spelling
 # ("3-0", "place 3-0 left"), it leaves to check_transcript's careful reading, which words the
 # problem; so whatever it accepts, the careful reading accepts too (tests/test_check_fast.py).
@@ -611,24 +611,40 @@ def _fast_verdict(data: JSON) -> Verdict | None:
     notation = _notation(state.rules.max_pip)
     move_of = notation.move
     text = notation.text
-    for item in actions:
+    taken = 0  # the actions read so far
+    conforming = True
+
+    def pick(moves: tuple[Move, ...], seat: int) -> Move | None:
+        """The transcript's next move, if it is written canonically and is legal."""
+        nonlocal taken, conforming
+        if taken == len(actions):
+            return None
+        item = actions[taken]
+        taken += 1
         if type(item) is not dict or not item.keys() <= _ACTION_KEYS:
+            conforming = False
             return None
         written = item.get("move")
         move = move_of.get(written) if type(written) is str else None
-        seat = item.get("seat")
-        if move is None or type(seat) is not int or seat != state.to_act:
+        if move is None or item.get("seat") != seat or type(item["seat"]) is not int:
+            conforming = False
             return None
-        moves = legal_moves(state)
         # By identity: `in` would call the moves' __eq__ on every move before a match.
         for legal in moves:
             if legal is move:
                 break
         else:
+            conforming = False
             return None
         if "offered" in item and not _same_moves(item["offered"], moves, text):
+            conforming = False
             return None
-        state = _advance(state, move)
+        return move
+
+    state = _run(state, pick)
+    # Anything else, including actions after the end of the hand, the careful reading words.
+    if not conforming or taken != len(actions):
+        return None
     if "offered" in data and not _same_moves(data["offered"], legal_moves(state), text):
         return None
     for name in _OBSERVED:
