@@ -71,6 +71,9 @@ def test_the_quick_test_of_the_limits_changes_nothing(document: str) -> None:
     "document",
     [
         "[[[[]]]]",  # 4 deep, one more than 3
+        # 4 deep, arrays and objects alternating: a pass that removed the empty arrays and then
+        # the empty objects would take two levels at once ([{}] goes in one) and clear it in 3.
+        "[{[{}]}]",
         "[12345]",  # a number of 5 characters, one more than 4
         "[1,2,3,4,5]",  # 5 items, one more than 4
         "[NaN]",

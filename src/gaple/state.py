@@ -613,9 +613,11 @@ def _run(state: State, pick: Pick | None, move: Move | None = None) -> State:  #
     tables = _tables(rules.max_pip)
     suit = tables.tiles.suit
     effects = tables.effects
+    effect_of = effects.get
     hands = list(state.hand_masks)
     discards = list(state.discard_masks)
     history = list(state.history)
+    record = history.append
     middle = state.line  # the tiles already down; those put down now go to either side
     lefts: list[tuple[int, int]] = []  # innermost first
     rights: list[tuple[int, int]] = []
@@ -632,9 +634,8 @@ def _run(state: State, pick: Pick | None, move: Move | None = None) -> State:  #
                 move = pick(legal_moves(state), seat)  # the lead: the state is still the first
             if move is None:
                 break
-        effect = effects.get(id(move)) or effects[id(tables.own(move))]
-        made, kind, bit, low, high = effect
-        history.append(made[seat])
+        made, kind, bit, low, high = effect_of(id(move)) or effects[id(tables.own(move))]
+        record(made[seat])
         if kind != _PASSES:
             hand = hands[seat] ^ bit
             hands[seat] = hand

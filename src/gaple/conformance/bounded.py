@@ -12,6 +12,7 @@ two equal keys; and a document of any size is decoded whole before anyone looks 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -65,7 +66,6 @@ _NOT_NUMBERS = frozenset({"NaN", "Infinity"})
 _SKELETON = b'[]{}"\\\n'
 """What :func:`_within` keeps of a document: brackets, and what decides where strings end."""
 _NOT_SKELETON = bytes(sorted(set(range(256)) - set(_SKELETON)))
-_INNERMOST = re.compile(rb"\[\]|\{\}")
 _NUMBER_CHARACTERS = bytes(48 if chr(c) in "-+.0123456789eE" else 32 for c in range(256))
 """A translation table: each character a number token may hold to 0, any other to a space."""
 
@@ -138,11 +138,13 @@ def _within(raw: bytes, limits: Limits) -> bool:
     if b'"' in brackets:
         return False
     brackets = brackets.replace(b"\n", b"")
-    # Each pass removes the innermost arrays and objects: the passes are the nesting depth.
-    for _ in range(limits.max_depth):
+    # Each pass removes the innermost empty arrays, or the innermost empty objects: at most one
+    # level of nesting (replace does not look again at what its own removals join), so a
+    # skeleton that max_depth passes empty nests no deeper. Faster than a regular expression.
+    for empty in itertools.islice(itertools.cycle((b"[]", b"{}")), limits.max_depth):
         if not brackets:
             return True
-        brackets = _INNERMOST.sub(b"", brackets)
+        brackets = brackets.replace(empty, b"")
     return not brackets
 
 
