@@ -199,6 +199,7 @@ def test_the_fast_path_answers_only_what_the_careful_reading_answers(
         (("result", "counts", 0), "float"),  # the count as 12.0
         (("actions", "seat"), "bool"),  # the first seat 0 or 1 to act, as false or true
         (("ends", 0), "float"),  # the left end as 2.0
+        (("line", 0, 1), "float"),  # a half of the leftmost tile in the line as 5.0
     ],
 )
 def test_values_of_the_wrong_type_are_invalid_even_when_python_finds_them_equal(
@@ -213,6 +214,18 @@ def test_values_of_the_wrong_type_are_invalid_even_when_python_finds_them_equal(
         for step in where[:-1]:
             parent = parent[step]
         parent[where[-1]] = float(parent[where[-1]]) if value == "float" else value
+    assert transcript._fast_verdict(data) is None
+    with pytest.raises(FormatError):
+        transcript.check_transcript(data)
+
+
+def test_a_half_in_the_line_written_as_true_or_false_is_invalid() -> None:
+    # A 0 or 1 in the line written as false or true is equal in Python, not in JSON: the fast
+    # path's comparison of the line must see the type (this fails if it only uses ==).
+    data = _spec_transcript("pagat-4x7", 3, offered=False, result=True)
+    pair = next(pair for pair in data["line"] if 0 in pair or 1 in pair)
+    half = 0 if pair[0] in (0, 1) else 1
+    pair[half] = bool(pair[half])
     assert transcript._fast_verdict(data) is None
     with pytest.raises(FormatError):
         transcript.check_transcript(data)
