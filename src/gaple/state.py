@@ -591,11 +591,11 @@ def _advance(state: State, move: Move) -> State:
     return _run(state, None, move)
 
 
-Pick = Callable[[tuple[Move, ...], int], Move | None]
+_Pick = Callable[[tuple[Move, ...], int], Move | None]
 """Chooses the next move given the legal moves and the seat to act, or ``None`` to stop."""
 
 
-def _run(state: State, pick: Pick | None, move: Move | None = None) -> State:  # noqa: PLR0915
+def _run(state: State, pick: _Pick | None, move: Move | None = None) -> State:  # noqa: PLR0915
     """The state after ``move`` if given, then after each move ``pick`` chooses, until the
     hand ends or ``pick`` (or its absence) stops: the one place where a move changes a hand.
 
