@@ -125,3 +125,22 @@ def test_iter_bits_lists_the_set_bits_lowest_first(mask: int) -> None:
 def test_unpack_inverts_mask(tiles: set[Tile]) -> None:
     full = tile_set(6)
     assert full.unpack(full.mask(tiles)) == tuple(sorted(tiles))
+
+
+@given(st.integers(min_value=1, max_value=9), st.data())
+def test_unpack_gives_the_tile_of_each_set_bit_in_order(n: int, data: st.DataObject) -> None:
+    # unpack goes a byte at a time; this is its definition, a bit at a time. The sets of 3, 6,
+    # 10, 15, 21, 28, 36, 45 and 55 tiles all end inside a byte, several bytes in, so a last
+    # byte's table cut one tile short or long, or bytes taken out of order, would show.
+    full = tile_set(n)
+    mask = data.draw(st.integers(min_value=0, max_value=full.full))
+    assert full.unpack(mask) == tuple(full.tiles[i] for i in range(full.size) if mask >> i & 1)
+
+
+def test_unpack_refuses_bits_beyond_the_set() -> None:
+    # The double-2 set has 6 tiles: bit 6 and negative numbers stand for none of them.
+    full = tile_set(2)
+    assert full.unpack(0b111111) == full.tiles
+    for mask in (0b1000000, -1):
+        with pytest.raises(ValueError, match="not a bitset of the double-2 set"):
+            full.unpack(mask)

@@ -161,6 +161,9 @@ class TileSet:
     """The bitset of the whole set."""
     pips: tuple[int, ...] = field(eq=False)
     """``pips[i]`` is the pip value of tile ``i``."""
+    by_byte: tuple[tuple[tuple[Tile, ...], ...], ...] = field(eq=False, repr=False)
+    """``by_byte[k][b]``: the tiles of bits ``8k`` to ``8k + 7`` set in the byte ``b``, in
+    canonical order, so that :meth:`unpack` takes eight tiles per lookup."""
 
     @property
     def size(self) -> int:
@@ -200,8 +203,24 @@ class TileSet:
             raise ValueError(msg) from None
 
     def unpack(self, mask: int) -> tuple[Tile, ...]:
-        """The tiles of a bitset, in canonical order."""
-        return tuple(self.tiles[i] for i in iter_bits(mask))
+        """The tiles of a bitset, in canonical order.
+
+        >>> tile_set(6).unpack(0b1000000101)
+        (Tile(0, 0), Tile(0, 2), Tile(1, 3))
+
+        Raises:
+            ValueError: a bit of ``mask`` stands for no tile of the set.
+        """
+        if not 0 <= mask <= self.full:
+            msg = f"{mask:#x} is not a bitset of the double-{self.max_pip} set"
+            raise ValueError(msg)
+        tiles: tuple[Tile, ...] = ()
+        for table in self.by_byte:  # a byte at a time, lowest first: the order is canonical
+            if not mask:
+                break
+            tiles += table[mask & 0xFF]
+            mask >>= 8
+        return tiles
 
 
 def iter_bits(mask: int) -> Iterator[int]:
@@ -240,4 +259,11 @@ def tile_set(max_pip: int = 6) -> TileSet:
         doubles=doubles,
         full=(1 << len(tiles)) - 1,
         pips=tuple(tile.pips for tile in tiles),
+        by_byte=tuple(
+            tuple(
+                tuple(tiles[i] for i in iter_bits(byte << k) if i < len(tiles))
+                for byte in range(256)
+            )
+            for k in range(0, len(tiles), 8)
+        ),
     )
