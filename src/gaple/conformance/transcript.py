@@ -513,14 +513,16 @@ def _group(raw: JSON, notation: _Notation, seen: int) -> tuple[int, tuple[Tile, 
     mask = 0
     last = -1
     index_of = notation.tile
+    tiles = notation.full.tiles
+    group = []
     for text in raw:
         index = index_of.get(text) if type(text) is str else None
         if index is None or index <= last or seen >> index & 1:
             return None
         mask |= 1 << index
         last = index
-    tiles = notation.full.tiles
-    return mask, tuple(tiles[index_of[text]] for text in raw)
+        group.append(tiles[index])
+    return mask, tuple(group)
 
 
 def _fast_start(rules: Ruleset, raw: JSON, first_hand: bool) -> State | None:
