@@ -13,7 +13,11 @@ by the bounded reader (:mod:`gaple.conformance.bounded`), whose limits are refus
 ``--jobs N`` checks on N worker processes (default: every core) once the input is longer than
 one batch, with the same output in the same order; ``--shard I/N`` checks only the transcripts
 numbered k with k % N == I - 1, counting single-transcript files and log lines together in
-input order (:mod:`gaple.cli.sharding`).
+input order (:mod:`gaple.cli.sharding`). With ``--format json`` a shard's records carry
+``"shard": {"index", "count", "items"}`` (items: the transcripts of the whole input) and
+``"item"`` (a file's transcript number, or a log's first line's), and every shard writes every
+log's summary: ``gaple conformance merge`` (:func:`merge_shards`) joins the reports of shards
+1/N..N/N into exactly the report of the unsharded run.
 """
 
 from __future__ import annotations

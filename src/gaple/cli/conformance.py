@@ -7,7 +7,8 @@ engine, or serve gaple as one.
 are complete either way, and no engine process is left); ``fuzz`` searches for a
 disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter.
 ``summary`` shows saved reports side by side (and as an HTML page), ``merge`` joins the
-reports of the shards of one run; both exit 2 on a file that is not a complete report.
+reports of the shards of one run, or the JSON reports of the shards of ``gaple check``; both
+exit 2 on a file that is not a complete report.
 """
 
 from __future__ import annotations
@@ -98,7 +99,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _docs_argument(summary)
     summary.set_defaults(run=_summary)
 
-    merge = inner.add_parser("merge", help="join the reports of the shards of one run")
+    merge = inner.add_parser(
+        "merge",
+        help="join the reports of the shards of one run, or of gaple check --shard --format json",
+    )
     merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT")
     merge.add_argument("--out", type=Path, required=True, help="write the merged report here")
     merge.set_defaults(run=_merge)
