@@ -13,7 +13,11 @@ by the bounded reader (:mod:`gaple.conformance.bounded`), whose limits are refus
 ``--jobs N`` checks on N worker processes (default: every core) once the input is longer than
 one batch, with the same output in the same order; ``--shard I/N`` checks only the transcripts
 numbered k with k % N == I - 1, counting single-transcript files and log lines together in
-input order (:mod:`gaple.cli.sharding`).
+input order (:mod:`gaple.cli.sharding`). With ``--format json`` a shard's records carry
+``"shard": {"index", "count", "items"}`` (items: the transcripts of the whole input) and
+``"item"`` (a file's transcript number, or a log's first line's), and every shard writes every
+log's summary: ``gaple conformance merge`` (:func:`merge_shards`) joins the reports of shards
+1/N..N/N into exactly the report of the unsharded run.
 """
 
 from __future__ import annotations
@@ -21,19 +25,20 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 from attrs import define, field
 
 from gaple.cli.common import UnreadableJson, add_format, dump_json, read_json
-from gaple.cli.sharding import Shard, Workers, add_jobs_and_shard, cores
+from gaple.cli.sharding import ALL, Shard, Workers, add_jobs_and_shard, cores
 from gaple.conformance import bounded
 from gaple.conformance.escape import printable
 from gaple.conformance.transcript import check_transcript
 from gaple.io import FormatError
 
-__all__ = ["register"]
+__all__ = ["BadShard", "merge_shards", "overall", "read_shard", "register"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -155,7 +160,7 @@ class _Summary:
             "invalid": self.invalid,
             "by_rule": [
                 {"rule": key, "count": g.count, "first_line": g.line, "first_message": g.message}
-                for key, g in sorted(self.groups.items(), key=lambda item: -item[1].count)
+                for key, g in self._by_count()
             ],
         }
 
@@ -171,10 +176,63 @@ class _Summary:
             f"{self.file}: {self.transcripts} transcripts: {self.conforming} conform, "
             f"{self.diverging} diverge, {self.invalid} invalid"
         ]
-        for key, group in sorted(self.groups.items(), key=lambda item: -item[1].count):
+        for key, group in self._by_count():
             where = f"line {group.line}: " if group.line else ""
             rows.append(f"  {key}: {group.count} (first: {where}{group.message})")
         return "\n".join(printable(row) for row in rows)
+
+    @classmethod
+    def from_json(cls, record: dict[str, Any]) -> _Summary:
+        """The tally of a summary record (as :meth:`to_json` writes it)."""
+        summary = cls(
+            record["file"],
+            record["transcripts"],
+            record["conforming"],
+            record["diverging"],
+            record["invalid"],
+        )
+        for group in record["by_rule"]:
+            summary.groups[group["rule"]] = _Group(
+                group["count"], group["first_line"], group["first_message"]
+            )
+        return summary
+
+    def join(self, other: _Summary) -> None:
+        """Add the tally of another shard of the same log: counts summed, and per rule the
+        first example found."""
+        if _unreadable(self) and _unreadable(other):
+            # Every shard counts the file it could not read: once is the truth.
+            self.transcripts -= 1
+            self.invalid -= 1
+            self.groups["invalid"].count -= 1
+        self.transcripts += other.transcripts
+        self.conforming += other.conforming
+        self.diverging += other.diverging
+        self.invalid += other.invalid
+        for key, theirs in other.groups.items():
+            mine = self.groups.get(key)
+            if mine is None:
+                self.groups[key] = _Group(theirs.count, theirs.line, theirs.message)
+                continue
+            mine.count += theirs.count
+            if _found(theirs) < _found(mine):
+                mine.line, mine.message = theirs.line, theirs.message
+
+    def _by_count(self) -> list[tuple[str, _Group]]:
+        """The groups, most frequent first, ties in the order they were found."""
+        return sorted(self.groups.items(), key=lambda item: (-item[1].count, _found(item[1])))
+
+
+def _found(group: _Group) -> tuple[bool, int]:
+    """When a group's first example is found in a pass over its log: in line order, and the
+    file's own error (line 0) after every line, since it is added once they are read."""
+    return group.line == 0, group.line
+
+
+def _unreadable(summary: _Summary) -> bool:
+    """Whether the tally holds the file's own error (it cannot be read)."""
+    group = summary.groups.get("invalid")
+    return group is not None and group.line == 0
 
 
 _Line = tuple[int, bytes | dict[str, Any]]
@@ -223,6 +281,12 @@ class _Run:
         self.items += 1
         return self.shard.owns(self.items - 1)
 
+    def take(self, names: Iterable[str]) -> list[tuple[int, str]]:
+        """The files of ``names`` that are this shard's, with their item numbers."""
+        numbered = list(enumerate(names, start=self.items))
+        self.items += len(numbered)
+        return [(k, name) for k, name in numbered if self.shard.owns(k)]
+
 
 def _check_log(name: str, run: _Run) -> _Summary:
     summary = _Summary("standard input" if name == "-" else name)
@@ -251,19 +315,30 @@ def run(args: argparse.Namespace) -> int:
     """Check every file and report."""
     statuses: set[str] = set()
     records: list[dict[str, Any]] = []
+    # A shard's JSON report says which shard it is and what the merge needs to restore the
+    # input order (gaple conformance merge); without --shard the report stays as it was.
+    tagged = args.format == "json" and args.shard != ALL
     with Workers(args.jobs or cores()) as workers:
         shared = _Run(workers, args.shard)
         # Consecutive single-transcript files go to the workers together.
         for logs, names in itertools.groupby(args.files, lambda name: _is_log(name, args.jsonl)):
             if logs:
                 for name in names:
+                    item = shared.items
                     summary = _check_log(name, shared)
                     statuses.add(summary.status)
-                    _emit(args.format, records, summary.to_json(), summary.text())
+                    record = summary.to_json()
+                    if tagged:
+                        record["item"] = item
+                    _emit(args.format, records, record, summary.text())
                     if summary.invalid:
                         _reject(summary.rejection())
                 continue
-            for record in workers.map(_check_file, filter(shared.owns, names)):
+            owned = shared.take(names)
+            checked = workers.map(_check_file, [name for _, name in owned])
+            for (item, _), record in zip(owned, checked, strict=True):
+                if tagged:
+                    record["item"] = item
                 statuses.add(record["status"])
                 if record["status"] == "invalid":
                     _reject(_text(record))
@@ -271,11 +346,16 @@ def run(args: argparse.Namespace) -> int:
                         records.append(record)
                 else:
                     _emit(args.format, records, record, _text(record))
+    if tagged:
+        shard = {"index": args.shard.index, "count": args.shard.count, "items": shared.items}
+        for record in records:
+            record["shard"] = shard
     if args.format == "json":
         print(dump_json(records))
-    if "invalid" in statuses:
-        return 2
-    return 1 if "diverges" in statuses else 0
+    return _EXIT[overall(statuses)]
+
+
+_EXIT = {"conforms": 0, "diverges": 1, "invalid": 2}
 
 
 def _emit(form: str, records: list[dict[str, Any]], record: dict[str, Any], text: str) -> None:
@@ -290,3 +370,210 @@ def _emit(form: str, records: list[dict[str, Any]], record: dict[str, Any], text
 def _reject(line: str) -> None:
     """A file or line that is not a transcript: one line on standard error."""
     print(f"gaple check: error: {line}", file=sys.stderr, flush=True)
+
+
+# --- merging the JSON reports of shards (gaple conformance merge) ------------------------------
+
+
+class BadShard(ValueError):
+    """A report that does not merge: the message says which file and why."""
+
+
+_REPORT_LIMITS = bounded.Limits(max_bytes=256 << 20, max_depth=40, max_items=1 << 24)
+"""A report holds a record per file (a few hundred bytes each) quoting transcripts a few levels
+deep: far more files than one document of the command line."""
+
+_COUNTS = ("transcripts", "conforming", "diverging", "invalid")
+
+
+def overall(statuses: Iterable[str]) -> str:
+    """The status of a whole report: invalid over diverges over conforms."""
+    found = set(statuses)
+    return next((s for s in ("invalid", "diverges") if s in found), "conforms")
+
+
+def read_shard(path: Path) -> list[dict[str, Any]]:
+    """The records of the JSON report of one shard of ``gaple check``, checked.
+
+    Raises:
+        BadShard: the file cannot be read, is not JSON, or is not such a report.
+    """
+    name = str(path)
+    try:
+        with path.open("rb") as stream:
+            data = bounded.read(stream, _REPORT_LIMITS)
+    except OSError as error:
+        msg = f"{name}: cannot read: {error.strerror}"
+        raise BadShard(msg) from None
+    except bounded.Refused as error:
+        msg = f"{name}: {error}"
+        raise BadShard(msg) from None
+    if not isinstance(data, list):
+        msg = f"{name}: not a report of gaple check (a JSON array of records)"
+        raise BadShard(msg)
+    for n, record in enumerate(data):
+        problem = _shard_problem(record)
+        if problem is not None:
+            msg = f"{name}: $[{n}]: {problem}"
+            raise BadShard(msg)
+    return data
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _shard_problem(record: Any) -> str | None:
+    """What keeps ``record`` from being a record of a shard's JSON report, if anything."""
+    if not isinstance(record, dict) or not isinstance(record.get("file"), str):
+        return "not a record of gaple check (an object with a 'file')"
+    shard = record.get("shard")
+    if not isinstance(shard, dict) or set(shard) != {"index", "count", "items"}:
+        return "not a shard (no 'shard': run gaple check --shard I/N --format json)"
+    if not all(_count(v) for v in shard.values()) or not 1 <= shard["index"] <= shard["count"]:
+        return "'shard' is not {index, count, items} with 1 <= index <= count"
+    item = record.get("item")
+    if not _count(item):
+        return "'item' is not the number of a transcript"
+    if "by_rule" not in record:
+        if item % shard["count"] != shard["index"] - 1:
+            return f"'item' is not the number of a transcript of shard {shard['index']}"
+        return None if record.get("status") in ("conforms", "diverges", "invalid") else "'status'"
+    groups = record["by_rule"]
+    if not all(_count(record.get(key)) for key in _COUNTS) or not isinstance(groups, list):
+        return "a log's summary without its counts"
+    for group in groups:
+        if (
+            not isinstance(group, dict)
+            or set(group) != {"rule", "count", "first_line", "first_message"}
+            or not isinstance(group["rule"], str)
+            or not isinstance(group["first_message"], str)
+            or not _count(group["first_line"])
+            or not _count(group["count"])
+            or not group["count"]
+        ):
+            return "'by_rule' is not a list of {rule, count, first_line, first_message}"
+    summary = _Summary.from_json(record)
+    counted = summary.conforming + summary.diverging + summary.invalid
+    grouped = sum(group.count for group in summary.groups.values())
+    if len(summary.groups) != len(groups) or counted != summary.transcripts:
+        return "a log's counts that do not add up"
+    if grouped != summary.diverging + summary.invalid or record["status"] != summary.status:
+        return "a log's counts that do not add up"
+    return None
+
+
+def merge_shards(reports: Sequence[tuple[str, list[dict[str, Any]]]]) -> list[dict[str, Any]]:
+    """The records ``gaple check --format json`` prints for the whole input, from the reports
+    (file name and records, see :func:`read_shard`) of its shards 1/N to N/N in any order.
+
+    A shard that owns no transcript of an input without logs prints ``[]``, which cannot say
+    which shard it is: such a report stands for one of the shards no other report names.
+
+    Raises:
+        BadShard: shards of different counts or inputs, a shard given twice, or one missing.
+    """
+    named: dict[int, tuple[str, list[dict[str, Any]]]] = {}
+    empty = [name for name, records in reports if not records]
+    for name, records in reports:
+        if not records:
+            continue
+        shard = records[0]["shard"]
+        for n, record in enumerate(records):
+            if record["shard"] != shard:
+                msg = f"{name}: $[{n}]: of another shard than $[0]"
+                raise BadShard(msg)
+        if named:
+            first, theirs = next(iter(named.values()))
+            if shard["count"] != theirs[0]["shard"]["count"]:
+                msg = (
+                    f"{name}: shard of {shard['count']}, but {first} is one of "
+                    f"{theirs[0]['shard']['count']}"
+                )
+                raise BadShard(msg)
+        if shard["index"] in named:
+            msg = (
+                f"{name}: shard {shard['index']}/{shard['count']} given twice "
+                f"(also {named[shard['index']][0]})"
+            )
+            raise BadShard(msg)
+        named[shard["index"]] = (name, records)
+    if not named:
+        msg = f"{empty[0]}: an empty report, which cannot say which shard it is"
+        raise BadShard(msg)
+    first, records = named[min(named)]
+    count, items = records[0]["shard"]["count"], records[0]["shard"]["items"]
+    missing = [str(index) for index in range(1, count + 1) if index not in named]
+    if len(empty) > len(missing):
+        msg = f"{empty[len(missing)]}: an empty report, but no shard of {count} is left for it"
+        raise BadShard(msg)
+    if len(empty) < len(missing):
+        standing = f" ({len(empty)} empty reports stand for the others)" if empty else ""
+        msg = f"shard {', '.join(missing)} of {count} missing{standing}"
+        raise BadShard(msg)
+    logs = _logs(records)
+    for name, theirs in [*named.values(), *((name, []) for name in empty)]:
+        if theirs and theirs[0]["shard"]["items"] != items:
+            msg = (
+                f"{name}: not over the same FILEs as {first} "
+                f"({theirs[0]['shard']['items']} transcripts, not {items})"
+            )
+            raise BadShard(msg)
+        if _logs(theirs) != logs:
+            msg = f"{name}: not over the same FILEs as {first} (its logs differ)"
+            raise BadShard(msg)
+    return _join(named, logs, items)
+
+
+def _logs(records: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """Each log of a shard's input, and the number of its first line's transcript."""
+    return [(record["file"], record["item"]) for record in records if "by_rule" in record]
+
+
+def _join(
+    named: dict[int, tuple[str, list[dict[str, Any]]]], logs: list[tuple[str, int]], items: int
+) -> list[dict[str, Any]]:
+    """Every shard's single-transcript files before each log, in item order, then the log's
+    tallies joined; checked to hold every item of the input once."""
+    files: list[list[tuple[str, dict[str, Any]]]] = [[] for _ in range(len(logs) + 1)]
+    summaries: list[_Summary | None] = [None] * len(logs)
+    for name, records in named.values():
+        before = 0
+        for record in records:
+            if "by_rule" not in record:
+                files[before].append((name, record))
+                continue
+            summary = _Summary.from_json(record)
+            joined = summaries[before]
+            if joined is None:
+                summaries[before] = summary
+            else:
+                joined.join(summary)
+            before += 1
+    merged: list[dict[str, Any]] = []
+    item = 0
+    for before, singles in enumerate(files):
+        for name, record in sorted(singles, key=lambda pair: int(pair[1]["item"])):
+            if record["item"] != item:
+                msg = (
+                    f"{name}: transcript {record['item']} where {item} was expected: "
+                    "the shards were not run over the same FILEs"
+                )
+                raise BadShard(msg)
+            item += 1
+            merged.append({k: v for k, v in record.items() if k not in ("shard", "item")})
+        if before < len(logs):
+            if logs[before][1] != item:
+                msg = (
+                    f"{logs[before][0]}: its first line is transcript {logs[before][1]}, where "
+                    f"{item} was expected: the shards were not run over the same FILEs"
+                )
+                raise BadShard(msg)
+            joined = summaries[before]
+            assert joined is not None  # every shard writes every log's summary
+            merged.append(joined.to_json())
+            item += joined.transcripts - _unreadable(joined)
+    if item != items:
+        msg = f"the shards hold {item} transcripts of the {items} of their input"
+        raise BadShard(msg)
+    return merged

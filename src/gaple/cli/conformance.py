@@ -7,7 +7,8 @@ engine, or serve gaple as one.
 are complete either way, and no engine process is left); ``fuzz`` searches for a
 disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter.
 ``summary`` shows saved reports side by side (and as an HTML page), ``merge`` joins the
-reports of the shards of one run; both exit 2 on a file that is not a complete report.
+reports of the shards of one run, or the JSON reports of the shards of ``gaple check``; both
+exit 2 on a file that is not a complete report.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from typing import IO, Any
 
 import attrs
 
-from gaple.cli.common import UsageError, rules_from_args
+from gaple.cli.check import BadShard, merge_shards, overall, read_shard
+from gaple.cli.common import UsageError, dump_json, rules_from_args
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.engines import (
@@ -97,7 +99,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _docs_argument(summary)
     summary.set_defaults(run=_summary)
 
-    merge = inner.add_parser("merge", help="join the reports of the shards of one run")
+    merge = inner.add_parser(
+        "merge",
+        help="join the reports of the shards of one run, or of gaple check --shard --format json",
+    )
     merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT")
     merge.add_argument("--out", type=Path, required=True, help="write the merged report here")
     merge.set_defaults(run=_merge)
@@ -405,6 +410,13 @@ def _summary(args: argparse.Namespace) -> int:
 
 
 def _merge(args: argparse.Namespace) -> int:
+    kinds = [_kind(path) for path in args.reports]
+    for path, kind in zip(args.reports, kinds, strict=True):
+        if kind != kinds[0]:
+            msg = f"{path}: a report of {kind}, but {args.reports[0]} is one of {kinds[0]}"
+            raise UsageError(msg)
+    if kinds[0] == "gaple check":
+        return _merge_checks(args)
     try:
         records = merge(_read_reports(args.reports))
     except BadReport as error:
@@ -418,6 +430,38 @@ def _merge(args: argparse.Namespace) -> int:
     print(
         f"{len(records) - 2} cases of {len(args.reports)} shards merged into {args.out}: "
         f"{footer['verdict']}"
+    )
+    return 0
+
+
+def _kind(path: Path) -> str:
+    """Which command wrote a report: a JSON array is gaple check's, JSON lines (a header
+    object first) conformance run's."""
+    try:
+        with path.open("rb") as stream:
+            start = stream.read(4096)
+    except OSError as error:
+        msg = f"{path}: cannot read: {error.strerror}"
+        raise UsageError(msg) from None
+    start = start.removeprefix(b"\xef\xbb\xbf").lstrip()
+    return "gaple check" if start.startswith(b"[") else "conformance run"
+
+
+def _merge_checks(args: argparse.Namespace) -> int:
+    """Join the JSON reports of the shards of gaple check into the report of the whole input."""
+    try:
+        records = merge_shards([(str(path), read_shard(path)) for path in args.reports])
+    except BadShard as error:
+        raise UsageError(str(error)) from None
+    try:
+        args.out.write_text(dump_json(records) + "\n", encoding="utf-8")
+    except OSError as error:
+        msg = f"--out {args.out}: {error.strerror}"
+        raise UsageError(msg) from None
+    transcripts = sum(record.get("transcripts", 1) for record in records)
+    status = overall(record["status"] for record in records)
+    print(
+        f"{transcripts} transcripts of {len(args.reports)} shards merged into {args.out}: {status}"
     )
     return 0
 
