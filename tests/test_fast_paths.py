@@ -16,8 +16,8 @@ from gaple.deal import Deal, SplitMix64, shuffle_deal
 from gaple.presets import PRESETS
 from gaple.result import Position, _played_position, position_of
 from gaple.rules import Ruleset
-from gaple.simulate import random_hand
-from gaple.state import State, apply, legal_moves, new_hand
+from gaple.simulate import play_out, random_hand
+from gaple.state import Move, State, _Pick, _run, apply, legal_moves, new_hand
 
 
 def _checked_random_hand(rules: Ruleset, seed: int) -> State:
@@ -63,3 +63,40 @@ def test_a_played_position_equals_the_checked_one(name: str) -> None:
         assert fast == checked, f"seed {seed}"
         for field in attrs.fields(Position):
             assert type(getattr(fast, field.name)) is type(getattr(checked, field.name))
+
+
+def test_playing_out_a_finished_hand_gives_that_hand() -> None:
+    # Nobody is to act once a hand has ended, so there is nothing to play: the same state.
+    finished = random_hand(PRESETS["domino4d"].rules, 5)
+    assert finished.ending is not None
+    assert play_out(finished, SplitMix64(0)) is finished
+
+
+def _random_pick(seed: int, k: int, chosen: list[Move]) -> _Pick:
+    """Random picks as random_hand draws them, noted in ``chosen``; after ``k`` of them, stop."""
+    rng = SplitMix64(seed + 1)
+
+    def pick(moves: tuple[Move, ...], _seat: int) -> Move | None:
+        if len(chosen) == k:
+            return None
+        chosen.append(moves[rng.below(len(moves))])
+        return chosen[-1]
+
+    return pick
+
+
+@pytest.mark.parametrize("name", ["pagat-4x7", "domino4d"])
+def test_a_pick_that_stops_leaves_the_state_after_the_moves_it_chose(name: str) -> None:
+    # _run plays what pick chooses until pick gives None: stopping after k moves must leave
+    # exactly the state that applying those k moves one at a time reaches.
+    rules = PRESETS[name].rules
+    for seed in range(20):
+        start = new_hand(rules, shuffle_deal(rules, seed))
+        for k in range(len(random_hand(rules, seed).history) + 1):
+            chosen: list[Move] = []
+            stopped = _run(start, _random_pick(seed, k, chosen))
+            checked = start
+            for move in chosen:
+                checked = apply(checked, move)
+            assert len(chosen) == k, f"seed {seed}: stopped before {k} moves"
+            assert stopped == checked, f"seed {seed}, {k} moves"
