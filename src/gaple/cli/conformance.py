@@ -146,7 +146,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     fuzz.add_argument(
         "--out", type=Path, default=Path("fuzz-cases"), help="folder for a found case"
     )
-    fuzz.add_argument("--report", type=Path, help="write the run's counts as JSON here")
+    fuzz.add_argument(
+        "--report",
+        type=Path,
+        help="write the run's counts as JSON here (a shard's merge with gaple conformance merge)",
+    )
     add_jobs_and_shard(
         fuzz,
         "hands drawn",
