@@ -7,8 +7,8 @@ engine, or serve gaple as one.
 are complete either way, and no engine process is left); ``fuzz`` searches for a
 disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter.
 ``summary`` shows saved reports side by side (and as an HTML page), ``merge`` joins the
-reports of the shards of one run, or the JSON reports of the shards of ``gaple check``; both
-exit 2 on a file that is not a complete report.
+reports of the shards of one run, of one fuzzing run, or the JSON reports of the shards of
+``gaple check``; both exit 2 on a file that is not a complete report.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import IO, Any
 
 import attrs
 
+from gaple import __version__
 from gaple.cli.check import BadShard, merge_shards, overall, read_shard
 from gaple.cli.common import UsageError, dump_json, rules_from_args
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
@@ -48,6 +49,8 @@ from gaple.conformance.summary import (
     matrix_html,
     matrix_text,
     merge,
+    merge_fuzz,
+    read_fuzz_shard,
     read_report,
     write_records,
 )
@@ -101,7 +104,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     merge = inner.add_parser(
         "merge",
-        help="join the reports of the shards of one run, or of gaple check --shard --format json",
+        help="join the reports of the shards of one run, of one fuzzing run (--report), or of "
+        "gaple check --shard --format json",
+        description="Join the reports of shards 1/N to N/N, given in any order, into the report "
+        "of the whole run. The kind is told by content: JSON lines (conformance run), a JSON "
+        "array (gaple check --format json) or one JSON object (conformance fuzz --report); "
+        "the kinds do not mix. A fuzz merge adds up the hands, situations and seconds and "
+        "keeps the finding of the lowest-numbered shard that found a disagreement (its case "
+        "file is the one that shard wrote to its --out).",
     )
     merge.add_argument("reports", nargs="+", type=Path, metavar="REPORT")
     merge.add_argument("--out", type=Path, required=True, help="write the merged report here")
@@ -136,7 +146,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     fuzz.add_argument(
         "--out", type=Path, default=Path("fuzz-cases"), help="folder for a found case"
     )
-    fuzz.add_argument("--report", type=Path, help="write the run's counts as JSON here")
+    fuzz.add_argument(
+        "--report",
+        type=Path,
+        help="write the run's counts as JSON here (a shard's merge with gaple conformance merge)",
+    )
     add_jobs_and_shard(
         fuzz,
         "hands drawn",
@@ -417,6 +431,8 @@ def _merge(args: argparse.Namespace) -> int:
             raise UsageError(msg)
     if kinds[0] == "gaple check":
         return _merge_checks(args)
+    if kinds[0] == "conformance fuzz":
+        return _merge_fuzz(args)
     try:
         records = merge(_read_reports(args.reports))
     except BadReport as error:
@@ -435,16 +451,32 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _kind(path: Path) -> str:
-    """Which command wrote a report: a JSON array is gaple check's, JSON lines (a header
-    object first) conformance run's."""
+    """Which command wrote a report: a JSON array is gaple check's; an object on the first
+    line with a "type" (the header) starts conformance run's JSON lines; any other object is
+    conformance fuzz's. Anything else is left to the run's reader, which says what is wrong."""
     try:
         with path.open("rb") as stream:
-            start = stream.read(4096)
+            first = stream.readline(_FIRST_LINE)
     except OSError as error:
         msg = f"{path}: cannot read: {error.strerror}"
         raise UsageError(msg) from None
-    start = start.removeprefix(b"\xef\xbb\xbf").lstrip()
-    return "gaple check" if start.startswith(b"[") else "conformance run"
+    start = first.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if start.startswith(b"["):
+        return "gaple check"
+    if not start.startswith(b"{"):
+        return "conformance run"
+    try:
+        header = json.loads(start)
+    except ValueError:
+        # An object that goes on past its first line: the fuzz report, indented.
+        return "conformance fuzz"
+    return (
+        "conformance run" if isinstance(header, dict) and "type" in header else "conformance fuzz"
+    )
+
+
+_FIRST_LINE = 8 << 20
+"""Bytes of a report's first line read to tell its kind: a run's whole header."""
 
 
 def _merge_checks(args: argparse.Namespace) -> int:
@@ -463,6 +495,22 @@ def _merge_checks(args: argparse.Namespace) -> int:
     print(
         f"{transcripts} transcripts of {len(args.reports)} shards merged into {args.out}: {status}"
     )
+    return 0
+
+
+def _merge_fuzz(args: argparse.Namespace) -> int:
+    """Join the reports of the shards of one fuzzing run into the report of the whole run."""
+    try:
+        report = merge_fuzz([(str(path), read_fuzz_shard(path)) for path in args.reports])
+    except BadReport as error:
+        raise UsageError(str(error)) from None
+    try:
+        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    except OSError as error:
+        msg = f"--out {args.out}: {error.strerror}"
+        raise UsageError(msg) from None
+    found = "no disagreement" if report["finding"] is None else "a disagreement found"
+    print(f"{report['played']} hands of {len(args.reports)} shards merged into {args.out}: {found}")
     return 0
 
 
@@ -538,7 +586,17 @@ def _fuzz(args: argparse.Namespace) -> int:
     label = args.variant + "".join(f" {k}={json.dumps(v)}" for k, v in fixed.items())
     print(report.table())
     if args.report is not None:
-        _write_fuzz_report(args.report, report.to_json(), shard)
+        # What the shards of one run share, so that a merge can refuse shards of two runs.
+        run = {
+            "gaple": __version__,
+            "impl": "gaple (reference, in process)" if args.reference else args.impl,
+            "seed": args.seed,
+            "variant": "any" if args.variant == "any" else names[0],
+            "set": fixed,
+            "examples": examples,
+            "max_seconds": max_seconds,
+        }
+        _write_fuzz_report(args.report, {**run, **report.to_json()}, shard)
     found = report.finding
     if found is None:
         print(

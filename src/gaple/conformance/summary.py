@@ -6,6 +6,10 @@ one and refuses, with the file and line, anything that is not a complete report;
 :func:`matrix_text` and :func:`matrix_html` show several side by side, rows by rule ID;
 :func:`merge` joins the shards of one run. Everything an engine wrote is escaped
 (:func:`~gaple.conformance.escape.printable`, then HTML-escaped in the HTML file).
+
+The report of ``gaple conformance fuzz --report`` is one JSON object of counts;
+:func:`read_fuzz_shard` reads that of a shard and :func:`merge_fuzz` joins the shards of one
+fuzzing run into the report of the whole run.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.bounded import Limits, Refused, parse
+from gaple.conformance.bounded import Limits, Refused, parse, read
 from gaple.conformance.escape import printable
 from gaple.conformance.runner import STATUSES
 from gaple.io import FormatError, state_from_json
@@ -29,6 +33,7 @@ from gaple.render import state_svg
 
 __all__ = [
     "ALL_CASES",
+    "FUZZ_RUN",
     "BadReport",
     "Report",
     "docs_base",
@@ -36,6 +41,8 @@ __all__ = [
     "matrix_html",
     "matrix_text",
     "merge",
+    "merge_fuzz",
+    "read_fuzz_shard",
     "read_report",
     "rule_rows",
     "write_records",
@@ -469,3 +476,115 @@ def write_records(path: Path, records: Iterable[dict[str, JSON]]) -> None:
     with path.open("w", encoding="utf-8") as stream:
         for record in records:
             stream.write(json.dumps(record) + "\n")
+
+
+FUZZ_RUN = ("gaple", "impl", "seed", "variant", "set", "examples", "max_seconds")
+"""The fields of a fuzz report that name its run: the shards of one run share them (the gaple
+that drew the hands, the engine command, the seed, the rules drawn from, the budget)."""
+
+
+def read_fuzz_shard(path: Path) -> dict[str, JSON]:
+    """The report of one shard of ``gaple conformance fuzz --shard I/N --report``, checked.
+
+    Raises:
+        BadReport: the file cannot be read, is not JSON, or is not the report of a fuzz shard.
+    """
+    name = str(path)
+    try:
+        with path.open("rb") as stream:
+            report = read(stream, _LIMITS)
+    except OSError as error:
+        msg = f"{name}: cannot read: {error.strerror}"
+        raise BadReport(msg) from None
+    except Refused as error:
+        msg = f"{name}: {error}"
+        raise BadReport(msg) from None
+    if not isinstance(report, dict):
+        msg = f"{name}: not a report of conformance fuzz (a JSON object)"
+        raise BadReport(msg)
+    if "shard" not in report:
+        msg = f"{name}: not a shard (no 'shard': run conformance fuzz --shard I/N --report FILE)"
+        raise BadReport(msg)
+    shard = _need(report, "shard", (dict,), name)
+    index = _need(shard, "index", (int,), f"{name}: shard")
+    count = _need(shard, "count", (int,), f"{name}: shard")
+    if not 1 <= index <= count:
+        msg = f"{name}: shard {index} of {count} does not exist"
+        raise BadReport(msg)
+    for key in FUZZ_RUN:
+        if key not in report:
+            msg = f"{name}: no {key!r} field (written by a gaple that did not name the run)"
+            raise BadReport(msg)
+    for key in ("played", "skipped"):
+        _count(report, key, name)
+    _need(report, "skip_reason", (str, type(None)), name)
+    if _need(report, "seconds", (int, float), name) < 0:
+        msg = f"{name}: 'seconds' is below 0"
+        raise BadReport(msg)
+    found = _need(report, "finding", (dict, type(None)), name)
+    after = _need(report, "found_after", (int, float, type(None)), name)
+    if (found is None) != (after is None):
+        msg = f"{name}: 'finding' and 'found_after' are not both null or both set"
+        raise BadReport(msg)
+    situations = _need(report, "situations", (dict,), name)
+    for key in situations:
+        _count(situations, key, f"{name}: situations")
+    return report
+
+
+def _count(record: dict[str, JSON], key: str, where: str) -> None:
+    if _need(record, key, (int,), where) < 0:
+        msg = f"{where}: {key!r} is below 0"
+        raise BadReport(msg)
+
+
+def merge_fuzz(shards: Sequence[tuple[str, dict[str, JSON]]]) -> dict[str, JSON]:
+    """The report of a whole fuzzing run (as an unsharded ``--report`` writes it) from those
+    (file name and report, see :func:`read_fuzz_shard`) of its shards 1/N to N/N in any order.
+
+    Counts and seconds are added up; the finding, its ``found_after`` and the ``skip_reason``
+    are those of the lowest-numbered shard that has one.
+
+    Raises:
+        BadReport: shards of different runs (a field of :data:`FUZZ_RUN` or the situations
+            counted differ) or counts, a shard given twice, or one missing.
+    """
+    first, theirs = shards[0]
+    seen: dict[int, tuple[str, dict[str, JSON]]] = {}
+    for name, report in shards:
+        for key in FUZZ_RUN:
+            if report[key] != theirs[key]:
+                msg = f"{name}: not from the same run as {first} (its {key!r} differs)"
+                raise BadReport(msg)
+        if set(report["situations"]) != set(theirs["situations"]):
+            msg = f"{name}: not from the same run as {first} (its situations differ)"
+            raise BadReport(msg)
+        index, count = report["shard"]["index"], report["shard"]["count"]
+        if count != theirs["shard"]["count"]:
+            msg = f"{name}: shard of {count}, but {first} is one of {theirs['shard']['count']}"
+            raise BadReport(msg)
+        if index in seen:
+            msg = f"{name}: shard {index}/{count} given twice (also {seen[index][0]})"
+            raise BadReport(msg)
+        seen[index] = (name, report)
+    count = theirs["shard"]["count"]
+    missing = [str(index) for index in range(1, count + 1) if index not in seen]
+    if missing:
+        msg = f"shard {', '.join(missing)} of {count} missing"
+        raise BadReport(msg)
+    ordered = [seen[index][1] for index in range(1, count + 1)]
+    found = [report for report in ordered if report["finding"] is not None]
+    reasons = [report["skip_reason"] for report in ordered if report["skip_reason"] is not None]
+    return {
+        **{key: theirs[key] for key in FUZZ_RUN},
+        "played": sum(report["played"] for report in ordered),
+        "skipped": sum(report["skipped"] for report in ordered),
+        "skip_reason": reasons[0] if reasons else None,
+        "seconds": round(sum(report["seconds"] for report in ordered), 3),
+        "found_after": found[0]["found_after"] if found else None,
+        "finding": found[0]["finding"] if found else None,
+        "situations": {
+            key: sum(report["situations"][key] for report in ordered)
+            for key in theirs["situations"]
+        },
+    }
