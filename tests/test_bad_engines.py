@@ -317,6 +317,16 @@ _STATE = {
         ({"hand_sizes": [6.0, 7, 7, 7]}, "hand_sizes must be a list of integers >= 0"),
         ({"to_act": True}, "to_act must be a seat"),  # JSON true is no seat, though 1 == True
         ({"line": {"0": [0, 0]}}, "line must be a list of [low, high] pairs"),
+        # Each way a line's pairs can be wrong, after a good pair (the check reads them all):
+        ({"line": [[0, 0], [0, 0, 1]]}, "line must be a list of [low, high] pairs"),
+        ({"line": [[0, 0], [0]]}, "line must be a list of [low, high] pairs"),
+        ({"line": [[0, 0], "0-1"]}, "line must be a list of [low, high] pairs"),
+        ({"line": [[0, 0], [0, -1]]}, "line must be a list of [low, high] pairs"),
+        ({"line": [[0, 0], [0, True]]}, "line must be a list of [low, high] pairs"),
+        ({"line": [[0, 0], [0, 1.0]]}, "line must be a list of [low, high] pairs"),
+        ({"hand_sizes": [6, 7, 7, -1]}, "hand_sizes must be a list of integers >= 0"),
+        ({"hand_sizes": [6, 7, 7, True]}, "hand_sizes must be a list of integers >= 0"),
+        ({"legal": ["pass", 1]}, "legal must be a list of strings"),
         ({"ends": [0, 0, 0]}, "ends must be a pair"),
         ({"legal": [None]}, "legal must be a list of strings"),
         ({"ending": "won"}, 'ending must be null, "out" or "blocked"'),
