@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from gaple.cli import main
+from merging import merge, refused
 
 JSON = Any
 
@@ -90,12 +91,6 @@ def _shards(
     return paths
 
 
-def _merge(capsys: pytest.CaptureFixture[str], *reports: str, out: Path) -> tuple[int, str, str]:
-    status = main(["conformance", "merge", *reports, "--out", str(out)])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 @pytest.mark.parametrize("count", [2, 3, 20])
 def test_merging_every_shard_gives_exactly_the_unsharded_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str], count: int
@@ -106,7 +101,7 @@ def test_merging_every_shard_gives_exactly_the_unsharded_report(
     # or sorted by_rule ties another way would differ from the unsharded bytes.
     whole = _check(capsys, files)
     out = tmp_path / "merged.json"
-    status, said, err = _merge(capsys, *_shards(tmp_path, capsys, files, count), out=out)
+    status, said, err = merge(capsys, *_shards(tmp_path, capsys, files, count), out=out)
     assert (status, err) == (0, "")
     assert out.read_text() == whole
     # 4 single files + 9 log lines + absent.jsonl (1 invalid transcript) + 2 lines = 16, and
@@ -142,13 +137,13 @@ def test_shards_of_single_files_only_that_own_nothing_merge_too(
     reports = _shards(tmp_path, capsys, two, 3)
     assert json.loads(Path(reports[0]).read_text()) == []
     out = tmp_path / "merged.json"
-    status, said, _ = _merge(capsys, *reports, out=out)
+    status, said, _ = merge(capsys, *reports, out=out)
     assert status == 0
     assert out.read_text() == _check(capsys, two)
     # a.json conforms, b.json diverges.
     assert said.endswith(": diverges\n")
     # Without the empty one, shard 3 is missing.
-    status, _, err = _merge(capsys, reports[1], reports[2], out=out)
+    status, _, err = merge(capsys, reports[1], reports[2], out=out)
     assert status == 2
     assert "shard 3 of 3 missing" in err
 
@@ -160,75 +155,64 @@ def test_a_run_without_shard_prints_no_shard_fields(
     assert not any("shard" in record or "item" in record for record in records)
 
 
-def _refused(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, reports: list[str], words: str
-) -> None:
-    status, said, err = _merge(capsys, *reports, out=tmp_path / "merged.json")
-    assert (status, said) == (2, "")
-    assert err.startswith("gaple conformance: error: ")
-    assert words in err
-    assert len(err.splitlines()) == 1
-    assert not (tmp_path / "merged.json").exists()
-
-
-def test_a_file_that_cannot_be_read_or_is_not_json_is_refused(
+def test_a_file_that_cannot_be_read_or_is_not_json_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     one = _shards(tmp_path, capsys, files, 2)[1]
-    _refused(capsys, tmp_path, [one, str(tmp_path / "gone.json")], "gone.json: cannot read")
+    refused(capsys, tmp_path, [one, str(tmp_path / "gone.json")], "gone.json: cannot read")
     broken = tmp_path / "broken.json"
     # "[" then "not": a value is expected at column 2.
     broken.write_text("[not json")
-    _refused(capsys, tmp_path, [one, str(broken)], "broken.json: line 1: not JSON (column 2)")
+    refused(capsys, tmp_path, [one, str(broken)], "broken.json: line 1: not JSON (column 2)")
 
 
-def test_a_report_that_is_not_a_check_shard_is_refused(
+def test_a_report_that_is_not_a_check_shard_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     # The unsharded report has no shard: merging it would pass off a whole run as a shard.
     whole = tmp_path / "whole.json"
     whole.write_text(_check(capsys, files))
-    _refused(capsys, tmp_path, [str(whole)], "whole.json: $[0]: not a shard")
+    refused(capsys, tmp_path, [str(whole)], "whole.json: $[0]: not a shard")
     # A shard whose item is not its own (item 1 belongs to shard 2 of 2), as a hand edit
     # would leave it: a merge that trusted it would place the file wrongly.
     one, _ = sorted(_shards(tmp_path, capsys, files, 2))
     records = json.loads(Path(one).read_text())
     records[0]["item"] = 1
     Path(one).write_text(json.dumps(records))
-    _refused(capsys, tmp_path, [one], "$[0]: 'item' is not the number of a transcript of shard 1")
+    refused(capsys, tmp_path, [one], "$[0]: 'item' is not the number of a transcript of shard 1")
     # A log's counts that do not add up (3 transcripts are not 1 + 0 + 0).
     records[0]["item"] = 0
     records[1]["transcripts"] = 3
     Path(one).write_text(json.dumps(records))
-    _refused(capsys, tmp_path, [one], "$[1]: a log's counts that do not add up")
+    refused(capsys, tmp_path, [one], "$[1]: a log's counts that do not add up")
 
 
-def test_shards_of_different_counts_are_refused(
+def test_shards_of_different_counts_arerefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     halves = sorted(_shards(tmp_path, capsys, files, 2))
     thirds = sorted(_shards(tmp_path, capsys, files, 3))
     # 1/2 with 2/3 and 3/3: as many reports as a run of 3, but not one run.
-    _refused(capsys, tmp_path, [halves[0], *thirds[1:]], "shard of 3, but")
+    refused(capsys, tmp_path, [halves[0], *thirds[1:]], "shard of 3, but")
 
 
-def test_a_shard_given_twice_is_refused(
+def test_a_shard_given_twice_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     two, one = _shards(tmp_path, capsys, files, 2)
     # Without this check the merge would count shard 2's transcripts twice.
-    _refused(capsys, tmp_path, [one, two, two], "shard 2/2 given twice")
+    refused(capsys, tmp_path, [one, two, two], "shard 2/2 given twice")
 
 
-def test_a_missing_shard_is_refused(
+def test_a_missing_shard_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     three, _, one = _shards(tmp_path, capsys, files, 3)
     # Without this check the merge of 1/3 and 3/3 would be a report short of a third.
-    _refused(capsys, tmp_path, [one, three], "shard 2 of 3 missing")
+    refused(capsys, tmp_path, [one, three], "shard 2 of 3 missing")
 
 
-def test_shards_of_different_inputs_are_refused(
+def test_shards_of_different_inputs_arerefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     one = sorted(_shards(tmp_path, capsys, files, 2))[0]
@@ -238,20 +222,20 @@ def test_shards_of_different_inputs_are_refused(
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     second = _shards(elsewhere, capsys, [*files[:-1], str(other)], 2)[0]
-    _refused(capsys, tmp_path, [one, second], "(its logs differ)")
+    refused(capsys, tmp_path, [one, second], "(its logs differ)")
     # One more single file at the end (item 15, shard 2's): the logs are the same, but the
     # input holds 16 items, not 15; a merge that only compared the logs would drop nothing
     # here yet silently accept shards of two different inputs.
     extra = _shards(elsewhere, capsys, [*files, files[0]], 2)[0]
-    _refused(capsys, tmp_path, [one, extra], "(16 transcripts, not 15)")
+    refused(capsys, tmp_path, [one, extra], "(16 transcripts, not 15)")
     # The same logs and count, but the single files moved after the first log: the log's
     # first line is another item, so the two shards numbered different transcripts.
     moved = [files[2], files[0], files[1], *files[3:]]
     shifted = _shards(elsewhere, capsys, moved, 2)[0]
-    _refused(capsys, tmp_path, [one, shifted], "(its logs differ)")
+    refused(capsys, tmp_path, [one, shifted], "(its logs differ)")
 
 
-def test_an_item_out_of_place_is_refused(
+def test_an_item_out_of_place_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     # Shard 1/2 owns the even items, d.json (12) among them. Renumbered 14 (even, so still
@@ -263,10 +247,10 @@ def test_an_item_out_of_place_is_refused(
     assert moved["file"].endswith("d.json")
     moved["item"] = 14
     Path(one).write_text(json.dumps(records))
-    _refused(capsys, tmp_path, [one, two], "transcript 14 where 12 was expected")
+    refused(capsys, tmp_path, [one, two], "transcript 14 where 12 was expected")
 
 
-def test_a_run_report_mixed_with_check_reports_is_refused(
+def test_a_run_report_mixed_with_check_reports_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     one = sorted(_shards(tmp_path, capsys, files, 2))[0]
@@ -274,5 +258,5 @@ def test_a_run_report_mixed_with_check_reports_is_refused(
     # is refused first).
     run = tmp_path / "run.jsonl"
     run.write_text(json.dumps({"type": "header", "shard": {"index": 2, "count": 2}}) + "\n")
-    _refused(capsys, tmp_path, [one, str(run)], "run.jsonl: a report of conformance run, but")
-    _refused(capsys, tmp_path, [str(run), one], ": a report of gaple check, but")
+    refused(capsys, tmp_path, [one, str(run)], "run.jsonl: a report of conformance run, but")
+    refused(capsys, tmp_path, [str(run), one], ": a report of gaple check, but")

@@ -12,6 +12,7 @@ import pytest
 
 from gaple.cli import main
 from gaple.conformance.summary import FUZZ_RUN
+from merging import merge, refused
 
 JSON = Any
 
@@ -50,23 +51,6 @@ def _shard(path: Path, index: int, count: int, **fields: JSON) -> str:
     }
     path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return str(path)
-
-
-def _merge(capsys: pytest.CaptureFixture[str], *reports: str, out: Path) -> tuple[int, str, str]:
-    status = main(["conformance", "merge", *reports, "--out", str(out)])
-    said = capsys.readouterr()
-    return status, said.out, said.err
-
-
-def _refused(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, reports: list[str], words: str
-) -> None:
-    status, said, err = _merge(capsys, *reports, out=tmp_path / "merged.json")
-    assert (status, said) == (2, "")
-    assert err.startswith("gaple conformance: error: ")
-    assert words in err
-    assert len(err.splitlines()) == 1
-    assert not (tmp_path / "merged.json").exists()
 
 
 def _three(tmp_path: Path) -> list[str]:
@@ -112,7 +96,7 @@ def test_the_shards_counts_and_seconds_add_up_and_the_lowest_shards_finding_is_k
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "all.json"
-    status, said, err = _merge(capsys, *_three(tmp_path), out=out)
+    status, said, err = merge(capsys, *_three(tmp_path), out=out)
     assert (status, err) == (0, "")
     # Hands played 4 + 3 + 5 = 12, of 3 shards, and shards 2 and 3 found a disagreement.
     assert said == f"12 hands of 3 shards merged into {out}: a disagreement found\n"
@@ -143,7 +127,7 @@ def test_shards_without_a_disagreement_merge_into_a_report_without_one(
     two = _shard(tmp_path / "s2.json", 2, 2, played=6, seconds=0.5)
     one = _shard(tmp_path / "s1.json", 1, 2, played=7, seconds=0.25)
     out = tmp_path / "all.json"
-    status, said, _ = _merge(capsys, two, one, out=out)
+    status, said, _ = merge(capsys, two, one, out=out)
     # 6 + 7 = 13 hands, no finding in either: a merge that said "found" whenever a shard's
     # finding field exists (null included) would fail here.
     assert (status, said) == (0, f"13 hands of 2 shards merged into {out}: no disagreement\n")
@@ -160,7 +144,7 @@ def test_a_report_on_one_line_is_told_apart_by_content_too(
     one = tmp_path / "s1.json"
     one.write_text(json.dumps(json.loads(Path(_shard(one, 1, 1, played=2)).read_text())))
     assert len(one.read_text().splitlines()) == 1
-    status, said, _ = _merge(capsys, str(one), out=tmp_path / "all.json")
+    status, said, _ = merge(capsys, str(one), out=tmp_path / "all.json")
     assert (status, said.split(" merged")[0]) == (0, "2 hands of 1 shards")
 
 
@@ -186,7 +170,7 @@ def test_the_reports_of_two_real_shards_merge_into_one_of_the_whole_run(
     assert (one["shard"], two["shard"]) == ({"index": 1, "count": 2}, {"index": 2, "count": 2})
     assert "shard" not in whole
     out = tmp_path / "all.json"
-    status, said, _ = _merge(capsys, str(tmp_path / "s2.json"), str(tmp_path / "s1.json"), out=out)
+    status, said, _ = merge(capsys, str(tmp_path / "s2.json"), str(tmp_path / "s1.json"), out=out)
     assert status == 0
     merged = json.loads(out.read_text())
     # The hands of the run are those the two shards played, each counted once.
@@ -202,19 +186,19 @@ def test_the_reports_of_two_real_shards_merge_into_one_of_the_whole_run(
     assert (merged["variant"], merged["seed"], merged["examples"]) == ("pagat-5x5", 0, 10)
 
 
-def test_a_file_that_cannot_be_read_or_is_not_json_is_refused(
+def test_a_file_that_cannot_be_read_or_is_not_json_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     one = _shard(tmp_path / "s1.json", 1, 2)
     # A merge that skipped unreadable files would report one shard as the whole run.
-    _refused(capsys, tmp_path, [one, str(tmp_path / "gone.json")], "gone.json: cannot read")
+    refused(capsys, tmp_path, [one, str(tmp_path / "gone.json")], "gone.json: cannot read")
     cut = tmp_path / "cut.json"
     # A report cut short after its first member: a name is expected at column 14.
     cut.write_text('{"played": 1,')
-    _refused(capsys, tmp_path, [one, str(cut)], "cut.json: line 1: not JSON (column 14)")
+    refused(capsys, tmp_path, [one, str(cut)], "cut.json: line 1: not JSON (column 14)")
 
 
-def test_a_report_that_is_not_a_fuzz_shard_is_refused(
+def test_a_report_that_is_not_a_fuzz_shard_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The report of an unsharded run has no "shard": merging it would count a whole run as a
@@ -223,7 +207,7 @@ def test_a_report_that_is_not_a_fuzz_shard_is_refused(
     data = json.loads(Path(_shard(whole, 1, 1)).read_text())
     del data["shard"]
     whole.write_text(json.dumps(data, indent=2))
-    _refused(capsys, tmp_path, [str(whole)], "whole.json: not a shard (no 'shard'")
+    refused(capsys, tmp_path, [str(whole)], "whole.json: not a shard (no 'shard'")
 
 
 @pytest.mark.parametrize(
@@ -240,14 +224,14 @@ def test_a_report_that_is_not_a_fuzz_shard_is_refused(
         ({"finding": {"rule": "end.out"}}, "'finding' and 'found_after' are not both null"),
     ],
 )
-def test_a_report_of_the_wrong_shape_is_refused(
+def test_a_report_of_the_wrong_shape_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], fields: dict[str, JSON], words: str
 ) -> None:
     bad = _shard(tmp_path / "bad.json", 1, 1, **fields)
-    _refused(capsys, tmp_path, [bad], f"bad.json: {words}")
+    refused(capsys, tmp_path, [bad], f"bad.json: {words}")
 
 
-def test_a_report_that_does_not_name_its_run_is_refused(
+def test_a_report_that_does_not_name_its_run_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Without the seed the merge could not tell whether the shards drew the same hands.
@@ -255,10 +239,10 @@ def test_a_report_that_does_not_name_its_run_is_refused(
     data = json.loads(Path(_shard(bad, 1, 1)).read_text())
     del data["seed"]
     bad.write_text(json.dumps(data))
-    _refused(capsys, tmp_path, [str(bad)], "bad.json: no 'seed' field")
+    refused(capsys, tmp_path, [str(bad)], "bad.json: no 'seed' field")
 
 
-def test_shards_of_different_counts_are_refused(
+def test_shards_of_different_counts_arerefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # 1/2 with 2/3 and 3/3: as many reports as a run of 3, but not one run; a merge that only
@@ -266,21 +250,21 @@ def test_shards_of_different_counts_are_refused(
     half = _shard(tmp_path / "a.json", 1, 2)
     second = _shard(tmp_path / "b.json", 2, 3)
     third = _shard(tmp_path / "c.json", 3, 3)
-    _refused(capsys, tmp_path, [half, second, third], "b.json: shard of 3, but")
+    refused(capsys, tmp_path, [half, second, third], "b.json: shard of 3, but")
 
 
-def test_a_shard_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_shard_given_twice_isrefused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     one = _shard(tmp_path / "s1.json", 1, 2)
     two = _shard(tmp_path / "s2.json", 2, 2)
     # Without this check the merge would count shard 2's hands twice.
-    _refused(capsys, tmp_path, [one, two, two], "shard 2/2 given twice (also")
+    refused(capsys, tmp_path, [one, two, two], "shard 2/2 given twice (also")
 
 
-def test_a_missing_shard_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_shard_isrefused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     one = _shard(tmp_path / "s1.json", 1, 3)
     three = _shard(tmp_path / "s3.json", 3, 3)
     # Without this check the merge of 1/3 and 3/3 would report a run a third short.
-    _refused(capsys, tmp_path, [one, three], "shard 2 of 3 missing")
+    refused(capsys, tmp_path, [one, three], "shard 2 of 3 missing")
 
 
 @pytest.mark.parametrize(
@@ -301,17 +285,17 @@ def test_shards_of_different_runs_are_refused_naming_the_field(
     one = _shard(tmp_path / "s1.json", 1, 2)
     other = _shard(tmp_path / "s2.json", 2, 2, **{key: value})
     # Shards 1/2 and 2/2, so a merge that looked only at the shards would accept them.
-    _refused(capsys, tmp_path, [one, other], f"s2.json: not from the same run as {one} (its")
-    _refused(capsys, tmp_path, [one, other], f"(its {key!r} differs)")
+    refused(capsys, tmp_path, [one, other], f"s2.json: not from the same run as {one} (its")
+    refused(capsys, tmp_path, [one, other], f"(its {key!r} differs)")
 
 
-def test_shards_that_counted_other_situations_are_refused(
+def test_shards_that_counted_other_situations_arerefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     one = _shard(tmp_path / "s1.json", 1, 2)
     other = _shard(tmp_path / "s2.json", 2, 2, situations={"blocked": 1, "closing 0-0": 1})
     # A merge over the first shard's names would drop "closing 0-0" without a word.
-    _refused(capsys, tmp_path, [one, other], "s2.json: not from the same run as")
+    refused(capsys, tmp_path, [one, other], "s2.json: not from the same run as")
 
 
 @pytest.mark.parametrize(
@@ -322,7 +306,7 @@ def test_shards_that_counted_other_situations_are_refused(
         ("[]\n", "gaple check"),
     ],
 )
-def test_a_fuzz_report_mixed_with_another_kind_is_refused(
+def test_a_fuzz_report_mixed_with_another_kind_isrefused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, kind: str
 ) -> None:
     one = _shard(tmp_path / "s1.json", 1, 2)
@@ -330,10 +314,10 @@ def test_a_fuzz_report_mixed_with_another_kind_is_refused(
     other.write_text(text)
     # The kinds hold different counts: a merge of one kind's reader over the other's file
     # would misread it, or refuse it as a broken report of the first kind.
-    _refused(
+    refused(
         capsys,
         tmp_path,
         [one, str(other)],
         f"other: a report of {kind}, but {one} is one of conformance fuzz",
     )
-    _refused(capsys, tmp_path, [str(other), one], "s1.json: a report of conformance fuzz, but")
+    refused(capsys, tmp_path, [str(other), one], "s1.json: a report of conformance fuzz, but")
