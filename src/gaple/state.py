@@ -582,12 +582,6 @@ def apply(state: State, move: Move, seat: int | None = None) -> State:
         IllegalMove: the first rule the move breaks (order at :data:`ERROR_CODES`).
     """
     verify(state, move, seat)
-    return _advance(state, move)
-
-
-def _advance(state: State, move: Move) -> State:
-    """The state after ``move``, which must be legal: checked by :func:`verify`, or produced
-    by :func:`legal_moves`."""
     return _run(state, None, move)
 
 
