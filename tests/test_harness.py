@@ -72,9 +72,9 @@ def test_batch_and_one_request_at_a_time_give_the_same_outcomes(
     assert engines[1].kinds.count("start") == len(cases)
 
 
-class _BatchOnlyLies(ReferenceEngine):
-    """Answers alone correctly, but in a batch shows the first state after the first act
-    with its seat to act off by one: a defect only the batch path can reveal."""
+class _TamperedBatch(ReferenceEngine):
+    """The reference engine offering ``batch``, whose batch replies :meth:`tamper` changes;
+    every other reply is its own."""
 
     def __init__(self) -> None:
         super().__init__(batch=True)
@@ -82,12 +82,23 @@ class _BatchOnlyLies(ReferenceEngine):
     def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
         reply = super().request(message)
         if message["type"] == "batch":
-            kinds = [r["type"] for r in message["requests"]]
-            if "act" in kinds:
-                after = reply["replies"][kinds.index("act") + 1]
-                if after.get("to_act") is not None:
-                    after["to_act"] = (after["to_act"] + 1) % len(after["hand_sizes"])
+            self.tamper([r["type"] for r in message["requests"]], reply["replies"])
         return reply
+
+    def tamper(self, kinds: list[str], replies: list[dict[str, JSON]], /) -> None:
+        """Change ``replies`` (to requests of ``kinds``) in place."""
+        raise NotImplementedError
+
+
+class _BatchOnlyLies(_TamperedBatch):
+    """Answers alone correctly, but in a batch shows the first state after the first act
+    with its seat to act off by one: a defect only the batch path can reveal."""
+
+    def tamper(self, kinds: list[str], replies: list[dict[str, JSON]], /) -> None:
+        if "act" in kinds:
+            after = replies[kinds.index("act") + 1]
+            if after.get("to_act") is not None:
+                after["to_act"] = (after["to_act"] + 1) % len(after["hand_sizes"])
 
 
 def test_a_wrong_state_inside_a_batch_fails_the_case_at_its_step(
@@ -107,45 +118,25 @@ def test_a_wrong_state_inside_a_batch_fails_the_case_at_its_step(
     assert outcome.rule == "turn.order"
 
 
-class _ShortBatch(ReferenceEngine):
+class _ShortBatch(_TamperedBatch):
     """Leaves the last request of each batch unanswered."""
 
-    def __init__(self) -> None:
-        super().__init__(batch=True)
-
-    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
-        reply = super().request(message)
-        if message["type"] == "batch":
-            reply["replies"].pop()
-        return reply
+    def tamper(self, _kinds: list[str], replies: list[dict[str, JSON]], /) -> None:
+        replies.pop()
 
 
-class _ErrorMidBatch(ReferenceEngine):
+class _ErrorMidBatch(_TamperedBatch):
     """Answers the first act of each batch with an error reply."""
 
-    def __init__(self) -> None:
-        super().__init__(batch=True)
-
-    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
-        reply = super().request(message)
-        if message["type"] == "batch":
-            kinds = [r["type"] for r in message["requests"]]
-            reply["replies"][kinds.index("act")] = {"type": "error", "message": "no"}
-        return reply
+    def tamper(self, kinds: list[str], replies: list[dict[str, JSON]], /) -> None:
+        replies[kinds.index("act")] = {"type": "error", "message": "no"}
 
 
-class _BadShapeInBatch(ReferenceEngine):
+class _BadShapeInBatch(_TamperedBatch):
     """Shows hand sizes as strings in the first state of each batch."""
 
-    def __init__(self) -> None:
-        super().__init__(batch=True)
-
-    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
-        reply = super().request(message)
-        if message["type"] == "batch":
-            first = reply["replies"][1]
-            first["hand_sizes"] = [str(n) for n in first["hand_sizes"]]
-        return reply
+    def tamper(self, _kinds: list[str], replies: list[dict[str, JSON]], /) -> None:
+        replies[1]["hand_sizes"] = [str(n) for n in replies[1]["hand_sizes"]]
 
 
 @pytest.mark.parametrize(
@@ -175,11 +166,9 @@ def test_an_error_after_the_first_difference_leaves_the_case_failed(
     # The liar and an error at the last request: the batch path reads replies in order and
     # stops at the difference of step 1, as the one-by-one path stops sending there.
     class _LiesThenErrs(_BatchOnlyLies):
-        def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
-            reply = super().request(message)
-            if message["type"] == "batch":
-                reply["replies"][-1] = {"type": "error", "message": "late"}
-            return reply
+        def tamper(self, kinds: list[str], replies: list[dict[str, JSON]], /) -> None:
+            super().tamper(kinds, replies)
+            replies[-1] = {"type": "error", "message": "late"}
 
     case = next(c for c in cases if c["id"] == SCORED)
     assert run_suite([case], _LiesThenErrs).outcomes[0].status == "failed"
