@@ -376,7 +376,7 @@ def _run_reported(
         report.footer(summary)
         stream.close()
     if args.junit is not None:
-        _write_junit(args.junit, junit_xml(summary, name=impl))
+        _write("--junit", args.junit, junit_xml(summary, name=impl))
     if refused is not None:
         raise refused
     print(summary_text(summary, docs=args.docs_url))
@@ -391,11 +391,12 @@ def _open_report(path: Path | None) -> IO[str] | None:
         raise UsageError(msg) from None
 
 
-def _write_junit(path: Path, text: str) -> None:
+def _write(option: str, path: Path, text: str) -> None:
+    """Write ``text`` to the file ``option`` names; failing is a usage error naming both."""
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
-        msg = f"--junit {path}: {error.strerror}"
+        msg = f"{option} {path}: {error.strerror}"
         raise UsageError(msg) from None
 
 
@@ -414,11 +415,7 @@ def _summary(args: argparse.Namespace) -> int:
             page = matrix_html(reports, docs=args.docs_url)
         except BadReport as error:
             raise UsageError(str(error)) from None
-        try:
-            args.html.write_text(page, encoding="utf-8")
-        except OSError as error:
-            msg = f"--html {args.html}: {error.strerror}"
-            raise UsageError(msg) from None
+        _write("--html", args.html, page)
         print(f"HTML report written to {args.html}")
     return 0
 
@@ -485,11 +482,7 @@ def _merge_checks(args: argparse.Namespace) -> int:
         records = merge_shards([(str(path), read_shard(path)) for path in args.reports])
     except BadShard as error:
         raise UsageError(str(error)) from None
-    try:
-        args.out.write_text(dump_json(records) + "\n", encoding="utf-8")
-    except OSError as error:
-        msg = f"--out {args.out}: {error.strerror}"
-        raise UsageError(msg) from None
+    _write("--out", args.out, dump_json(records) + "\n")
     transcripts = sum(record.get("transcripts", 1) for record in records)
     status = overall(record["status"] for record in records)
     print(
@@ -504,11 +497,7 @@ def _merge_fuzz(args: argparse.Namespace) -> int:
         report = merge_fuzz([(str(path), read_fuzz_shard(path)) for path in args.reports])
     except BadReport as error:
         raise UsageError(str(error)) from None
-    try:
-        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    except OSError as error:
-        msg = f"--out {args.out}: {error.strerror}"
-        raise UsageError(msg) from None
+    _write("--out", args.out, json.dumps(report, indent=2) + "\n")
     found = "no disagreement" if report["finding"] is None else "a disagreement found"
     print(f"{report['played']} hands of {len(args.reports)} shards merged into {args.out}: {found}")
     return 0
@@ -621,8 +610,4 @@ def _fuzz(args: argparse.Namespace) -> int:
 def _write_fuzz_report(path: Path, data: dict[str, Any], shard: tuple[int, int] | None) -> None:
     if shard is not None:
         data["shard"] = _shard_json(shard)
-    try:
-        path.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
-    except OSError as error:
-        msg = f"--report {path}: {error.strerror}"
-        raise UsageError(msg) from None
+    _write("--report", path, json.dumps(data, indent=2) + "\n")
