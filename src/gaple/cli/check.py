@@ -35,10 +35,11 @@ from gaple.cli.common import UnreadableJson, add_format, dump_json, read_json
 from gaple.cli.sharding import ALL, Shard, Workers, add_jobs_and_shard, cores
 from gaple.conformance import bounded
 from gaple.conformance.escape import printable
+from gaple.conformance.summary import BadReport, read_document
 from gaple.conformance.transcript import check_transcript
 from gaple.io import FormatError
 
-__all__ = ["BadShard", "merge_shards", "overall", "read_shard", "register"]
+__all__ = ["merge_shards", "overall", "read_shard", "register"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -375,10 +376,6 @@ def _reject(line: str) -> None:
 # --- merging the JSON reports of shards (gaple conformance merge) ------------------------------
 
 
-class BadShard(ValueError):
-    """A report that does not merge: the message says which file and why."""
-
-
 _REPORT_LIMITS = bounded.Limits(max_bytes=256 << 20, max_depth=40, max_items=1 << 24)
 """A report holds a record per file (a few hundred bytes each) quoting transcripts a few levels
 deep: far more files than one document of the command line."""
@@ -396,26 +393,18 @@ def read_shard(path: Path) -> list[dict[str, Any]]:
     """The records of the JSON report of one shard of ``gaple check``, checked.
 
     Raises:
-        BadShard: the file cannot be read, is not JSON, or is not such a report.
+        BadReport: the file cannot be read, is not JSON, or is not such a report.
     """
     name = str(path)
-    try:
-        with path.open("rb") as stream:
-            data = bounded.read(stream, _REPORT_LIMITS)
-    except OSError as error:
-        msg = f"{name}: cannot read: {error.strerror}"
-        raise BadShard(msg) from None
-    except bounded.Refused as error:
-        msg = f"{name}: {error}"
-        raise BadShard(msg) from None
+    data = read_document(path, _REPORT_LIMITS)
     if not isinstance(data, list):
         msg = f"{name}: not a report of gaple check (a JSON array of records)"
-        raise BadShard(msg)
+        raise BadReport(msg)
     for n, record in enumerate(data):
         problem = _shard_problem(record)
         if problem is not None:
             msg = f"{name}: $[{n}]: {problem}"
-            raise BadShard(msg)
+            raise BadReport(msg)
     return data
 
 
@@ -471,7 +460,7 @@ def merge_shards(reports: Sequence[tuple[str, list[dict[str, Any]]]]) -> list[di
     which shard it is: such a report stands for one of the shards no other report names.
 
     Raises:
-        BadShard: shards of different counts or inputs, a shard given twice, or one missing.
+        BadReport: shards of different counts or inputs, a shard given twice, or one missing.
     """
     named: dict[int, tuple[str, list[dict[str, Any]]]] = {}
     empty = [name for name, records in reports if not records]
@@ -482,7 +471,7 @@ def merge_shards(reports: Sequence[tuple[str, list[dict[str, Any]]]]) -> list[di
         for n, record in enumerate(records):
             if record["shard"] != shard:
                 msg = f"{name}: $[{n}]: of another shard than $[0]"
-                raise BadShard(msg)
+                raise BadReport(msg)
         if named:
             first, theirs = next(iter(named.values()))
             if shard["count"] != theirs[0]["shard"]["count"]:
@@ -490,27 +479,27 @@ def merge_shards(reports: Sequence[tuple[str, list[dict[str, Any]]]]) -> list[di
                     f"{name}: shard of {shard['count']}, but {first} is one of "
                     f"{theirs[0]['shard']['count']}"
                 )
-                raise BadShard(msg)
+                raise BadReport(msg)
         if shard["index"] in named:
             msg = (
                 f"{name}: shard {shard['index']}/{shard['count']} given twice "
                 f"(also {named[shard['index']][0]})"
             )
-            raise BadShard(msg)
+            raise BadReport(msg)
         named[shard["index"]] = (name, records)
     if not named:
         msg = f"{empty[0]}: an empty report, which cannot say which shard it is"
-        raise BadShard(msg)
+        raise BadReport(msg)
     first, records = named[min(named)]
     count, items = records[0]["shard"]["count"], records[0]["shard"]["items"]
     missing = [str(index) for index in range(1, count + 1) if index not in named]
     if len(empty) > len(missing):
         msg = f"{empty[len(missing)]}: an empty report, but no shard of {count} is left for it"
-        raise BadShard(msg)
+        raise BadReport(msg)
     if len(empty) < len(missing):
         standing = f" ({len(empty)} empty reports stand for the others)" if empty else ""
         msg = f"shard {', '.join(missing)} of {count} missing{standing}"
-        raise BadShard(msg)
+        raise BadReport(msg)
     logs = _logs(records)
     for name, theirs in [*named.values(), *((name, []) for name in empty)]:
         if theirs and theirs[0]["shard"]["items"] != items:
@@ -518,10 +507,10 @@ def merge_shards(reports: Sequence[tuple[str, list[dict[str, Any]]]]) -> list[di
                 f"{name}: not over the same FILEs as {first} "
                 f"({theirs[0]['shard']['items']} transcripts, not {items})"
             )
-            raise BadShard(msg)
+            raise BadReport(msg)
         if _logs(theirs) != logs:
             msg = f"{name}: not over the same FILEs as {first} (its logs differ)"
-            raise BadShard(msg)
+            raise BadReport(msg)
     return _join(named, logs, items)
 
 
@@ -559,7 +548,7 @@ def _join(
                     f"{name}: transcript {record['item']} where {item} was expected: "
                     "the shards were not run over the same FILEs"
                 )
-                raise BadShard(msg)
+                raise BadReport(msg)
             item += 1
             merged.append({k: v for k, v in record.items() if k not in ("shard", "item")})
         if before < len(logs):
@@ -568,12 +557,12 @@ def _join(
                     f"{logs[before][0]}: its first line is transcript {logs[before][1]}, where "
                     f"{item} was expected: the shards were not run over the same FILEs"
                 )
-                raise BadShard(msg)
+                raise BadReport(msg)
             joined = summaries[before]
             assert joined is not None  # every shard writes every log's summary
             merged.append(joined.to_json())
             item += joined.transcripts - _unreadable(joined)
     if item != items:
         msg = f"the shards hold {item} transcripts of the {items} of their input"
-        raise BadShard(msg)
+        raise BadReport(msg)
     return merged

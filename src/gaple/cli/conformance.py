@@ -26,7 +26,7 @@ from typing import IO, Any
 import attrs
 
 from gaple import __version__
-from gaple.cli.check import BadShard, merge_shards, overall, read_shard
+from gaple.cli.check import merge_shards, overall, read_shard
 from gaple.cli.common import UsageError, dump_json, rules_from_args
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
 from gaple.conformance.cases import LEVELS
@@ -480,7 +480,7 @@ def _merge_checks(args: argparse.Namespace) -> int:
     """Join the JSON reports of the shards of gaple check into the report of the whole input."""
     try:
         records = merge_shards([(str(path), read_shard(path)) for path in args.reports])
-    except BadShard as error:
+    except BadReport as error:
         raise UsageError(str(error)) from None
     _write("--out", args.out, dump_json(records) + "\n")
     transcripts = sum(record.get("transcripts", 1) for record in records)

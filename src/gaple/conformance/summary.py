@@ -18,7 +18,7 @@ import html
 import importlib.metadata
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,7 @@ __all__ = [
     "matrix_text",
     "merge",
     "merge_fuzz",
+    "read_document",
     "read_fuzz_shard",
     "read_report",
     "rule_rows",
@@ -269,6 +270,31 @@ def docs_base() -> str | None:
     return None
 
 
+def _shard_order(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> list[int]:
+    """The positions in ``shards`` (each a file name and its ``shard`` field) of shards 1 to N
+    of one run.
+
+    Raises:
+        BadReport: shards of different counts, a shard given twice, or one missing.
+    """
+    first, count = shards[0][0], shards[0][1]["count"]
+    seen: dict[int, int] = {}
+    for position, (name, shard) in enumerate(shards):
+        if shard["count"] != count:
+            msg = f"{name}: shard of {shard['count']}, but {first} is one of {count}"
+            raise BadReport(msg)
+        index = shard["index"]
+        if index in seen:
+            msg = f"{name}: shard {index}/{count} given twice (also {shards[seen[index]][0]})"
+            raise BadReport(msg)
+        seen[index] = position
+    missing = [str(index) for index in range(1, count + 1) if index not in seen]
+    if missing:
+        msg = f"shard {', '.join(missing)} of {count} missing"
+        raise BadReport(msg)
+    return [seen[index] for index in range(1, count + 1)]
+
+
 def docs_link(rule_id: str, base: str | None) -> str | None:
     """Where the docs explain ``rule_id``: under ``base`` when given, else relative to the
     docs root (``rules/turn.html#rule-play-match-end``); None for an ID not in the registry."""
@@ -286,34 +312,15 @@ def merge(reports: Sequence[Report]) -> list[dict[str, JSON]]:
     """
     first = reports[0]
     same = ("impl", "engine", "gaple", "vectors", "selection", "levels")
-    seen: dict[int, Report] = {}
-    count = None
     for report in reports:
-        shard = report.header.get("shard")
-        if shard is None:
+        if report.header.get("shard") is None:
             msg = f"{report.path}: not a shard (its header has no 'shard')"
             raise BadReport(msg)
         for key in same:
             if report.header.get(key) != first.header.get(key):
                 msg = f"{report.path}: not from the same run as {first.path} (its {key!r} differs)"
                 raise BadReport(msg)
-        if count is not None and shard["count"] != count:
-            msg = f"{report.path}: shard of {shard['count']}, but {first.path} is one of {count}"
-            raise BadReport(msg)
-        count = shard["count"]
-        if shard["index"] in seen:
-            msg = (
-                f"{report.path}: shard {shard['index']}/{count} given twice "
-                f"(also {seen[shard['index']].path})"
-            )
-            raise BadReport(msg)
-        seen[shard["index"]] = report
-    assert count is not None
-    missing = [str(index) for index in range(1, count + 1) if index not in seen]
-    if missing:
-        msg = f"shard {', '.join(missing)} of {count} missing"
-        raise BadReport(msg)
-    shards = [seen[index] for index in range(1, count + 1)]
+    shards = [reports[k] for k in _shard_order([(str(r.path), r.header["shard"]) for r in reports])]
     # Case k of the run is in shard (k mod N) + 1: taking the shards in turn restores the order.
     ordered: list[dict[str, JSON]] = []
     for k in range(max(len(shard.cases) for shard in shards)):
@@ -483,6 +490,23 @@ FUZZ_RUN = ("gaple", "impl", "seed", "variant", "set", "examples", "max_seconds"
 that drew the hands, the engine command, the seed, the rules drawn from, the budget)."""
 
 
+def read_document(path: Path, limits: Limits = _LIMITS) -> JSON:
+    """The JSON document in the file ``path``, through the bounded reader.
+
+    Raises:
+        BadReport: the file cannot be read, or is not JSON within ``limits``.
+    """
+    try:
+        with path.open("rb") as stream:
+            return read(stream, limits)
+    except OSError as error:
+        msg = f"{path}: cannot read: {error.strerror}"
+        raise BadReport(msg) from None
+    except Refused as error:
+        msg = f"{path}: {error}"
+        raise BadReport(msg) from None
+
+
 def read_fuzz_shard(path: Path) -> dict[str, JSON]:
     """The report of one shard of ``gaple conformance fuzz --shard I/N --report``, checked.
 
@@ -490,15 +514,7 @@ def read_fuzz_shard(path: Path) -> dict[str, JSON]:
         BadReport: the file cannot be read, is not JSON, or is not the report of a fuzz shard.
     """
     name = str(path)
-    try:
-        with path.open("rb") as stream:
-            report = read(stream, _LIMITS)
-    except OSError as error:
-        msg = f"{name}: cannot read: {error.strerror}"
-        raise BadReport(msg) from None
-    except Refused as error:
-        msg = f"{name}: {error}"
-        raise BadReport(msg) from None
+    report = read_document(path)
     if not isinstance(report, dict):
         msg = f"{name}: not a report of conformance fuzz (a JSON object)"
         raise BadReport(msg)
@@ -550,7 +566,6 @@ def merge_fuzz(shards: Sequence[tuple[str, dict[str, JSON]]]) -> dict[str, JSON]
             counted differ) or counts, a shard given twice, or one missing.
     """
     first, theirs = shards[0]
-    seen: dict[int, tuple[str, dict[str, JSON]]] = {}
     for name, report in shards:
         for key in FUZZ_RUN:
             if report[key] != theirs[key]:
@@ -559,20 +574,7 @@ def merge_fuzz(shards: Sequence[tuple[str, dict[str, JSON]]]) -> dict[str, JSON]
         if set(report["situations"]) != set(theirs["situations"]):
             msg = f"{name}: not from the same run as {first} (its situations differ)"
             raise BadReport(msg)
-        index, count = report["shard"]["index"], report["shard"]["count"]
-        if count != theirs["shard"]["count"]:
-            msg = f"{name}: shard of {count}, but {first} is one of {theirs['shard']['count']}"
-            raise BadReport(msg)
-        if index in seen:
-            msg = f"{name}: shard {index}/{count} given twice (also {seen[index][0]})"
-            raise BadReport(msg)
-        seen[index] = (name, report)
-    count = theirs["shard"]["count"]
-    missing = [str(index) for index in range(1, count + 1) if index not in seen]
-    if missing:
-        msg = f"shard {', '.join(missing)} of {count} missing"
-        raise BadReport(msg)
-    ordered = [seen[index][1] for index in range(1, count + 1)]
+    ordered = [shards[k][1] for k in _shard_order([(n, r["shard"]) for n, r in shards])]
     found = [report for report in ordered if report["finding"] is not None]
     reasons = [report["skip_reason"] for report in ordered if report["skip_reason"] is not None]
     return {
