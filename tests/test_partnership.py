@@ -19,6 +19,7 @@ from gaple.presets import ruleset
 from gaple.result import (
     HandResult,
     InvalidPosition,
+    _score,
     format_result,
     hand_result,
     make_position,
@@ -58,9 +59,15 @@ def went_out(
 
 
 def blocked(
-    hands: list[str], ends: tuple[int, int], *, rules: Ruleset = SUWIKI, set_aside: str = ""
+    hands: list[str],
+    ends: tuple[int, int],
+    *,
+    rules: Ruleset = SUWIKI,
+    set_aside: str = "",
+    explain: bool = True,
 ) -> HandResult:
-    """E placed the last tile and nobody can place; ``hands`` are N, E, S, W."""
+    """E placed the last tile and nobody can place; ``hands`` are N, E, S, W. Without
+    ``explain``, scored as gaple check's fast path scores: the fields without the notes."""
     pos = make_position(
         rules,
         hands=[parse_tiles(h) for h in hands],
@@ -69,7 +76,7 @@ def blocked(
         ending=Ending.BLOCKED,
         blocker=E,
     )
-    return score_position(pos)
+    return score_position(pos) if explain else _score(pos, explain=False)
 
 
 def rules_of(result: HandResult) -> list[str]:
@@ -181,9 +188,10 @@ X9_HANDS = ["0-5 2-3 4-4 0-2", "2-4 1-2 1-3 0-1", "5-5 0-4", "0-0 1-5"]
 """N 5 + 5 + 8 + 2 = 20, E 6 + 3 + 4 + 1 = 14, S 10 + 4 = 14, W 0 + 6 = 6; 54 in all."""
 
 
-def test_su_x9_tied_challenge_is_replayed_by_default() -> None:
+@pytest.mark.parametrize("explain", [True, False])
+def test_su_x9_tied_challenge_is_replayed_by_default(explain: bool) -> None:
     # E 14 against S 14: a tie. REPLAY (default): nobody scores, no winner, deal again.
-    result = blocked(X9_HANDS, (6, 6))
+    result = blocked(X9_HANDS, (6, 6), explain=explain)
     assert result.counts == (20, 14, 14, 6)
     assert result.replay
     assert result.winner is None

@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 
 from gaple.deal import Deal, SplitMix64, shuffle_deal
 from gaple.presets import PRESETS, ruleset
-from gaple.result import HandResult, hand_result, make_position, position_of, score_position
+from gaple.result import (
+    HandResult,
+    _score,
+    hand_result,
+    make_position,
+    position_of,
+    score_position,
+)
 from gaple.rules import BlockedAction, ChallengeTie, Ruleset, Settlement
 from gaple.simulate import play_out
 from gaple.state import Action, Ending, State, new_hand, replay
@@ -81,6 +88,16 @@ def test_exactly_one_winner_unless_a_tied_challenge_is_replayed(state: State) ->
         assert state.ending is Ending.BLOCKED
         assert result.counts[blocker] == result.counts[(blocker + 1) % 4]
         assert result.points == (0, 0)
+
+
+@given(finished_hands())
+def test_scoring_without_notes_decides_the_same_fields(state: State) -> None:
+    # gaple check's fast path scores without writing the notes; every field it compares must
+    # be what the explained result says, under every option the strategy draws.
+    explained = hand_result(state)
+    quiet = _score(position_of(state), explain=False)
+    assert quiet.notes == ()
+    assert attrs.evolve(quiet, notes=explained.notes) == explained
 
 
 @given(finished_hands())

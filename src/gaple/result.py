@@ -396,7 +396,11 @@ def rank_seats(
     scoring_sets: Sequence[Iterable[Tile]], *, double_blank_25: bool = False
 ) -> tuple[int, ...]:
     """The seats from best to worst by :func:`rank_key` (rule ``score.rank``)."""
-    keys = [rank_key(s, double_blank_25=double_blank_25) for s in scoring_sets]
+    return _ranked([rank_key(s, double_blank_25=double_blank_25) for s in scoring_sets])
+
+
+def _ranked(keys: Sequence[tuple[int, int, int, int]]) -> tuple[int, ...]:
+    """The seats in order of their rank keys, lowest (best) first."""
     return tuple(sorted(range(len(keys)), key=keys.__getitem__))
 
 
@@ -487,19 +491,31 @@ def hand_result(state: State) -> HandResult:
 
 def score_position(pos: Position) -> HandResult:
     """Count every seat, rank them, find the winner and settle the points."""
+    return _score(pos, explain=True)
+
+
+def _score(pos: Position, *, explain: bool) -> HandResult:
+    """:func:`score_position`; without ``explain`` the same fields and no notes (the fast
+    path of ``gaple check``, which compares the fields: the notes' text is most of the
+    cost of scoring)."""
     rules = pos.rules
-    notes: list[Note] = [_ending_note(pos)]
-    if not rules.sourced_deal:
-        notes.append(_unsourced_note(pos))
+    notes: list[Note] = []
+    if explain:
+        notes.append(_ending_note(pos))
+        if not rules.sourced_deal:
+            notes.append(_unsourced_note(pos))
     sets = [pos.scoring_set(s) for s in range(rules.players)]
-    counts = tuple(count_tiles(s, double_blank_25=rules.double_blank_25) for s in sets)
-    for seat, tiles in enumerate(sets):
-        notes.extend(_count_notes(pos, seat, tiles, counts[seat]))
-    ranking = rank_seats(sets, double_blank_25=rules.double_blank_25)
-    notes.append(_rank_note(sets, ranking, rules.double_blank_25))
+    keys = [rank_key(s, double_blank_25=rules.double_blank_25) for s in sets]
+    counts = tuple(key[0] for key in keys)
+    ranking = _ranked(keys)
+    if explain:
+        for seat, tiles in enumerate(sets):
+            notes.extend(_count_notes(pos, seat, tiles, counts[seat]))
+        notes.append(_rank_note(keys, ranking))
     replay = False
     winner: int | None
     if rules.settlement is Settlement.PARTNERSHIP:
+        # Partnership notes are written as the rules are applied, so they are kept either way.
         if pos.ending is Ending.OUT:
             winner, points = _partnership_out(pos, counts, notes)
         else:
@@ -508,18 +524,20 @@ def score_position(pos: Position) -> HandResult:
     else:
         winner = ranking[0]
         seat_points = settle_counts(rules.settlement, counts, winner)
-        notes.extend(_settle_notes(rules.settlement, counts, winner))
+        if explain:
+            notes.extend(_settle_notes(rules.settlement, counts, winner))
         points = tuple(sum(seat_points[s] for s in team) for team in rules.teams)
     winning_team = None
     if rules.partnership and winner is not None:
         winning_team = rules.team_of(winner)
-        notes.append(
-            Note(
-                "score.team",
-                f"the hand goes to team {winning_team} (seats "
-                f"{_seats(rules.teams[winning_team])}), the team of seat {winner}",
+        if explain:
+            notes.append(
+                Note(
+                    "score.team",
+                    f"the hand goes to team {winning_team} (seats "
+                    f"{_seats(rules.teams[winning_team])}), the team of seat {winner}",
+                )
             )
-        )
     return HandResult(
         position=pos,
         counts=counts,
@@ -528,7 +546,7 @@ def score_position(pos: Position) -> HandResult:
         winning_team=winning_team,
         points=points,
         replay=replay,
-        notes=tuple(notes),
+        notes=tuple(notes) if explain else (),
     )
 
 
@@ -576,10 +594,10 @@ def _count_notes(pos: Position, seat: int, tiles: Sequence[Tile], count: int) ->
     return notes
 
 
-def _rank_note(sets: Sequence[Sequence[Tile]], ranking: Sequence[int], blank_25: bool) -> Note:
+def _rank_note(keys: Sequence[tuple[int, int, int, int]], ranking: Sequence[int]) -> Note:
     parts = []
     for seat in ranking:
-        count, nonempty, pips, low = rank_key(sets[seat], double_blank_25=blank_25)
+        count, nonempty, pips, low = keys[seat]
         lowest = f", lowest tile {pips} pips, end {low}" if nonempty else ", no tiles"
         parts.append(f"seat {seat} ({count}{lowest})")
     return Note("score.rank", "ranking: " + "; ".join(parts))

@@ -19,7 +19,7 @@ from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.cases import result_fields, result_json
+from gaple.conformance.cases import result_json
 from gaple.conformance.compare import compare_result, legal_difference
 from gaple.deal import InvalidDeal, _sorted_deal
 from gaple.io import (
@@ -31,7 +31,7 @@ from gaple.io import (
     state_to_json,
     tile_from_json,
 )
-from gaple.result import _played_position, score_position
+from gaple.result import _played_position, _score
 from gaple.rules import Ruleset, Settlement
 from gaple.state import (
     _PASS,
@@ -665,15 +665,18 @@ def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:
         # need to score any other to know that it needs no note.
         if state.ending is not Ending.BLOCKED or state.rules.settlement is not _PARTNERSHIP:
             return Verdict(actions, _ending(state), None)
-        replayed = score_position(_played_position(state)).replay
+        replayed = _score(_played_position(state), explain=False).replay
         return Verdict(actions, _ending(state), None, _REPLAYED if replayed else ())
     if type(claimed) is not dict or state.ending is None:
         return None
-    expected = result_fields(score_position(_played_position(state)))
+    result = _score(_played_position(state), explain=False)
     for name, value in claimed.items():
-        if name not in _RESULT or repr(value) != repr(expected[name]):
+        if name not in _RESULT:
             return None
-    return Verdict(actions, _ending(state), None, _REPLAYED if expected["replay"] else ())
+        spec = getattr(result, name)  # the fields of _RESULT are HandResult's names
+        if repr(value) != repr(list(spec) if type(spec) is tuple else spec):
+            return None
+    return Verdict(actions, _ending(state), None, _REPLAYED if result.replay else ())
 
 
 _PARTNERSHIP = Settlement.PARTNERSHIP
