@@ -24,8 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaple.cli import main
-from gaple.cli.sharding import BATCH
+from gaple.cli import main, sharding
 from gaple.conformance import bounded, transcript
 from gaple.conformance.cases import result_json
 from gaple.io import FormatError, state_to_json
@@ -92,6 +91,30 @@ def test_what_the_quick_test_cannot_clear_goes_to_the_scan(document: str) -> Non
 def test_a_transcript_is_cleared_without_the_scan() -> None:
     line = json.dumps(state_to_json(random_hand(ruleset("pagat-4x7"), seed=1))).encode()
     assert bounded._within(line, bounded.LIMITS)
+
+
+@pytest.mark.parametrize(
+    ("document", "duplicate"),
+    [
+        # Keys decoded 1, colons 2: the duplicate is lost, so the colons outnumber the keys.
+        ('{"a": 1, "a": 2}', True),
+        # A colon in a string would make up for the lost key if the count were only compared
+        # one way (decoded 1 = colons 2 - 1): it must be read again and refused.
+        ('{"a": 1, "a": "x:y"}', True),
+        ('{"a:b": {"c": 1, "c": 2}}', True),
+        # No duplicate, but colons in strings: read again, and the value is kept.
+        ('{"a": "x:y", "b": {"c:d": 1}}', False),
+        ('{"a": 1, "b": [{"a": 2}, {"a": 3}]}', False),  # equal keys in different objects
+    ],
+)
+def test_a_duplicate_key_is_refused_whatever_colons_the_strings_hold(
+    document: str, duplicate: bool
+) -> None:
+    if duplicate:
+        with pytest.raises(bounded.Refused, match="duplicate key"):
+            bounded.parse(document)
+    else:
+        assert bounded.parse(document) == json.loads(document)
 
 
 # --- the checker ---------------------------------------------------------------------------------
@@ -250,11 +273,13 @@ def _log(tmp_path: Path, count: int) -> Path:
 
 
 def test_the_output_is_the_same_for_any_number_of_jobs(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Longer than two batches, so that --jobs 2 really starts workers; the JSON report holds
-    # every count and each rule's first line, so equal reports are equal summaries.
-    log = _log(tmp_path, 2 * BATCH + 9)
+    # Longer than two batches (of 64 here, to keep the log short), so that --jobs 2 really
+    # starts workers; the JSON report holds every count and each rule's first line, so equal
+    # reports are equal summaries.
+    monkeypatch.setattr(sharding, "BATCH", 64)
+    log = _log(tmp_path, 2 * 64 + 9)
     outputs = []
     for jobs in ("1", "2", "3"):
         for form in ("json", "text"):

@@ -91,8 +91,9 @@ def add_jobs_and_shard(
     )
 
 
-BATCH = 64
-"""Items per task sent to a worker: enough to outweigh the cost of sending it."""
+BATCH = 256
+"""Items per task sent to a worker: enough to outweigh the cost of sending it (on 20,000
+transcripts and two cores, 256 took gaple check 2.25 s where 64 took 2.56 s)."""
 
 
 class Workers:
