@@ -322,6 +322,8 @@ _STATE = {
         ({"line": [[0, 0], [0]]}, "line must be a list of [low, high] pairs"),
         ({"line": [[0, 0], "0-1"]}, "line must be a list of [low, high] pairs"),
         ({"line": [[0, 0], [0, -1]]}, "line must be a list of [low, high] pairs"),
+        ({"line": [[0, 0], [-1, 0]]}, "line must be a list of [low, high] pairs"),
+        ({"line": [[0, 0], [1.0, 0]]}, "line must be a list of [low, high] pairs"),
         ({"line": [[0, 0], [0, True]]}, "line must be a list of [low, high] pairs"),
         ({"line": [[0, 0], [0, 1.0]]}, "line must be a list of [low, high] pairs"),
         ({"hand_sizes": [6, 7, 7, -1]}, "hand_sizes must be a list of integers >= 0"),
