@@ -527,6 +527,14 @@ def test_a_tie_lost_by_the_blocker_says_so() -> None:
     )
 
 
+def test_the_winning_team_is_named_in_a_note() -> None:
+    # X1: N (seat 0) goes out, so the hand goes to N and S, seats 0 and 2, pair 0.
+    result = went_out(["", "4-5 2-2", "3-3 1-2 4-6", "1-6"], (2, 5), "2-3")
+    assert note_texts(result, "score.team") == (
+        "the hand goes to team 0 (seats 0 and 2), the team of seat 0"
+    )
+
+
 def test_format_result_of_a_partnership_hand_names_teams() -> None:
     # X4: N went out with 6-6, pair 0 (N and S) scores 15 + 100.
     text = format_result(went_out(["", "1-4", "0-1 2-3 4-5", "2-5 0-3"], (6, 6), "6-6"))
