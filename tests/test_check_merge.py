@@ -155,7 +155,7 @@ def test_a_run_without_shard_prints_no_shard_fields(
     assert not any("shard" in record or "item" in record for record in records)
 
 
-def test_a_file_that_cannot_be_read_or_is_not_json_isrefused(
+def test_a_file_that_cannot_be_read_or_is_not_json_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     one = _shards(tmp_path, capsys, files, 2)[1]
@@ -166,7 +166,7 @@ def test_a_file_that_cannot_be_read_or_is_not_json_isrefused(
     refused(capsys, tmp_path, [one, str(broken)], "broken.json: line 1: not JSON (column 2)")
 
 
-def test_a_report_that_is_not_a_check_shard_isrefused(
+def test_a_report_that_is_not_a_check_shard_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     # The unsharded report has no shard: merging it would pass off a whole run as a shard.
@@ -187,7 +187,7 @@ def test_a_report_that_is_not_a_check_shard_isrefused(
     refused(capsys, tmp_path, [one], "$[1]: a log's counts that do not add up")
 
 
-def test_shards_of_different_counts_arerefused(
+def test_shards_of_different_counts_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     halves = sorted(_shards(tmp_path, capsys, files, 2))
@@ -196,7 +196,7 @@ def test_shards_of_different_counts_arerefused(
     refused(capsys, tmp_path, [halves[0], *thirds[1:]], "shard of 3, but")
 
 
-def test_a_shard_given_twice_isrefused(
+def test_a_shard_given_twice_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     two, one = _shards(tmp_path, capsys, files, 2)
@@ -204,7 +204,7 @@ def test_a_shard_given_twice_isrefused(
     refused(capsys, tmp_path, [one, two, two], "shard 2/2 given twice")
 
 
-def test_a_missing_shard_isrefused(
+def test_a_missing_shard_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     three, _, one = _shards(tmp_path, capsys, files, 3)
@@ -212,7 +212,7 @@ def test_a_missing_shard_isrefused(
     refused(capsys, tmp_path, [one, three], "shard 2 of 3 missing")
 
 
-def test_shards_of_different_inputs_arerefused(
+def test_shards_of_different_inputs_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     one = sorted(_shards(tmp_path, capsys, files, 2))[0]
@@ -235,7 +235,7 @@ def test_shards_of_different_inputs_arerefused(
     refused(capsys, tmp_path, [one, shifted], "(its logs differ)")
 
 
-def test_an_item_out_of_place_isrefused(
+def test_an_item_out_of_place_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     # Shard 1/2 owns the even items, d.json (12) among them. Renumbered 14 (even, so still
@@ -250,7 +250,7 @@ def test_an_item_out_of_place_isrefused(
     refused(capsys, tmp_path, [one, two], "transcript 14 where 12 was expected")
 
 
-def test_a_run_report_mixed_with_check_reports_isrefused(
+def test_a_run_report_mixed_with_check_reports_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], files: list[str]
 ) -> None:
     one = sorted(_shards(tmp_path, capsys, files, 2))[0]

@@ -186,7 +186,7 @@ def test_the_reports_of_two_real_shards_merge_into_one_of_the_whole_run(
     assert (merged["variant"], merged["seed"], merged["examples"]) == ("pagat-5x5", 0, 10)
 
 
-def test_a_file_that_cannot_be_read_or_is_not_json_isrefused(
+def test_a_file_that_cannot_be_read_or_is_not_json_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     one = _shard(tmp_path / "s1.json", 1, 2)
@@ -198,7 +198,7 @@ def test_a_file_that_cannot_be_read_or_is_not_json_isrefused(
     refused(capsys, tmp_path, [one, str(cut)], "cut.json: line 1: not JSON (column 14)")
 
 
-def test_a_report_that_is_not_a_fuzz_shard_isrefused(
+def test_a_report_that_is_not_a_fuzz_shard_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The report of an unsharded run has no "shard": merging it would count a whole run as a
@@ -224,14 +224,14 @@ def test_a_report_that_is_not_a_fuzz_shard_isrefused(
         ({"finding": {"rule": "end.out"}}, "'finding' and 'found_after' are not both null"),
     ],
 )
-def test_a_report_of_the_wrong_shape_isrefused(
+def test_a_report_of_the_wrong_shape_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], fields: dict[str, JSON], words: str
 ) -> None:
     bad = _shard(tmp_path / "bad.json", 1, 1, **fields)
     refused(capsys, tmp_path, [bad], f"bad.json: {words}")
 
 
-def test_a_report_that_does_not_name_its_run_isrefused(
+def test_a_report_that_does_not_name_its_run_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Without the seed the merge could not tell whether the shards drew the same hands.
@@ -242,7 +242,7 @@ def test_a_report_that_does_not_name_its_run_isrefused(
     refused(capsys, tmp_path, [str(bad)], "bad.json: no 'seed' field")
 
 
-def test_shards_of_different_counts_arerefused(
+def test_shards_of_different_counts_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # 1/2 with 2/3 and 3/3: as many reports as a run of 3, but not one run; a merge that only
@@ -253,14 +253,14 @@ def test_shards_of_different_counts_arerefused(
     refused(capsys, tmp_path, [half, second, third], "b.json: shard of 3, but")
 
 
-def test_a_shard_given_twice_isrefused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_shard_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     one = _shard(tmp_path / "s1.json", 1, 2)
     two = _shard(tmp_path / "s2.json", 2, 2)
     # Without this check the merge would count shard 2's hands twice.
     refused(capsys, tmp_path, [one, two, two], "shard 2/2 given twice (also")
 
 
-def test_a_missing_shard_isrefused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_shard_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     one = _shard(tmp_path / "s1.json", 1, 3)
     three = _shard(tmp_path / "s3.json", 3, 3)
     # Without this check the merge of 1/3 and 3/3 would report a run a third short.
@@ -289,7 +289,7 @@ def test_shards_of_different_runs_are_refused_naming_the_field(
     refused(capsys, tmp_path, [one, other], f"(its {key!r} differs)")
 
 
-def test_shards_that_counted_other_situations_arerefused(
+def test_shards_that_counted_other_situations_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     one = _shard(tmp_path / "s1.json", 1, 2)
@@ -306,7 +306,7 @@ def test_shards_that_counted_other_situations_arerefused(
         ("[]\n", "gaple check"),
     ],
 )
-def test_a_fuzz_report_mixed_with_another_kind_isrefused(
+def test_a_fuzz_report_mixed_with_another_kind_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, kind: str
 ) -> None:
     one = _shard(tmp_path / "s1.json", 1, 2)
