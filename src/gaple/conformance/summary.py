@@ -95,6 +95,16 @@ def _need(record: dict[str, JSON], key: str, kinds: tuple[type, ...], where: str
     return value
 
 
+def _check_shard(record: dict[str, JSON], where: str) -> None:
+    """The ``shard`` of a run's header or a fuzz report: ``index`` of ``count``, one that exists."""
+    shard = _need(record, "shard", (dict,), where)
+    index = _need(shard, "index", (int,), f"{where}: shard")
+    count = _need(shard, "count", (int,), f"{where}: shard")
+    if not 1 <= index <= count:
+        msg = f"{where}: shard {index} of {count} does not exist"
+        raise BadReport(msg)
+
+
 def _check_header(record: dict[str, JSON], where: str) -> None:
     if record.get("type") != "header" or record.get("protocol") != 1:
         msg = f"{where}: not a conformance report (the first line is not a protocol 1 header)"
@@ -111,12 +121,7 @@ def _check_header(record: dict[str, JSON], where: str) -> None:
         _need(engine, "name", (str,), f"{where}: engine")
         _need(engine, "version", (str,), f"{where}: engine")
     if "shard" in record:
-        shard = _need(record, "shard", (dict,), where)
-        index = _need(shard, "index", (int,), f"{where}: shard")
-        count = _need(shard, "count", (int,), f"{where}: shard")
-        if not 1 <= index <= count:
-            msg = f"{where}: shard {index} of {count} does not exist"
-            raise BadReport(msg)
+        _check_shard(record, where)
 
 
 def _check_case(record: dict[str, JSON], where: str) -> None:
@@ -521,12 +526,7 @@ def read_fuzz_shard(path: Path) -> dict[str, JSON]:
     if "shard" not in report:
         msg = f"{name}: not a shard (no 'shard': run conformance fuzz --shard I/N --report FILE)"
         raise BadReport(msg)
-    shard = _need(report, "shard", (dict,), name)
-    index = _need(shard, "index", (int,), f"{name}: shard")
-    count = _need(shard, "count", (int,), f"{name}: shard")
-    if not 1 <= index <= count:
-        msg = f"{name}: shard {index} of {count} does not exist"
-        raise BadReport(msg)
+    _check_shard(report, name)
     for key in FUZZ_RUN:
         if key not in report:
             msg = f"{name}: no {key!r} field (written by a gaple that did not name the run)"
