@@ -34,9 +34,11 @@ SHAPE = [
 """The keys of an unsharded report, in the order ``--report`` writes them (no "shard")."""
 
 
-def _shard(path: Path, index: int, count: int, **fields: JSON) -> str:
+def _shard(
+    path: Path, index: int, count: int, *, drop: tuple[str, ...] = (), **fields: JSON
+) -> str:
     """A shard's report as ``--report`` writes it: a run with no disagreement and nothing
-    skipped unless ``fields`` say otherwise."""
+    skipped unless ``fields`` say otherwise, without the fields named in ``drop``."""
     report = {
         **RUN,
         "played": 0,
@@ -49,6 +51,8 @@ def _shard(path: Path, index: int, count: int, **fields: JSON) -> str:
         "shard": {"index": index, "count": count},
         **fields,
     }
+    for key in drop:
+        del report[key]
     path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return str(path)
 
@@ -203,11 +207,8 @@ def test_a_report_that_is_not_a_fuzz_shard_is_refused(
 ) -> None:
     # The report of an unsharded run has no "shard": merging it would count a whole run as a
     # shard of another (its hands played twice over).
-    whole = tmp_path / "whole.json"
-    data = json.loads(Path(_shard(whole, 1, 1)).read_text())
-    del data["shard"]
-    whole.write_text(json.dumps(data, indent=2))
-    refused(capsys, tmp_path, [str(whole)], "whole.json: not a shard (no 'shard'")
+    whole = _shard(tmp_path / "whole.json", 1, 1, drop=("shard",))
+    refused(capsys, tmp_path, [whole], "whole.json: not a shard (no 'shard'")
 
 
 @pytest.mark.parametrize(
@@ -235,11 +236,8 @@ def test_a_report_that_does_not_name_its_run_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Without the seed the merge could not tell whether the shards drew the same hands.
-    bad = tmp_path / "bad.json"
-    data = json.loads(Path(_shard(bad, 1, 1)).read_text())
-    del data["seed"]
-    bad.write_text(json.dumps(data))
-    refused(capsys, tmp_path, [str(bad)], "bad.json: no 'seed' field")
+    bad = _shard(tmp_path / "bad.json", 1, 1, drop=("seed",))
+    refused(capsys, tmp_path, [bad], "bad.json: no 'seed' field")
 
 
 def test_shards_of_different_counts_are_refused(
