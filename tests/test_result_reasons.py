@@ -253,6 +253,43 @@ def test_rank_key_of_an_empty_and_a_non_empty_set() -> None:
     assert rank_key([Tile(3, 3), Tile(1, 2)]) == (9, 1, 3, 1)
 
 
+def test_the_top_double_alone_is_its_own_lowest_tile() -> None:
+    # 6-6 alone: count 12, and the lowest tile is 6-6 itself (12 pips, low end 6), the last
+    # tile of the set in the order of (pips, low end).
+    assert rank_key([Tile(6, 6)]) == (12, 1, 12, 6)
+
+
+def test_rank_key_counts_tiles_beyond_the_double_six_set() -> None:
+    # 9-9 (18 pips) and 0-7 (7): count 25; the lowest tile is 0-7 (7 pips, low end 0). The
+    # tiles, not the rules, say which set they come from.
+    assert rank_key([Tile(9, 9), Tile(0, 7)]) == (25, 1, 7, 0)
+
+
+def test_a_scoring_set_holding_a_tile_twice_is_refused() -> None:
+    # A scoring set is a set: the same tile twice is a mistake to report, never to count.
+    with pytest.raises(ValueError, match="1-3 appears twice"):
+        rank_key([Tile(1, 3), Tile(3, 1)])
+    with pytest.raises(ValueError, match="appears twice"):
+        count_tiles([Tile(0, 0), Tile(0, 0)], double_blank_25=True)
+
+
+def test_each_seat_is_counted_from_its_hand_and_discards_as_one_bitset() -> None:
+    # The base position with S having also discarded 3-3 (as in the chips example below). In
+    # the double-six order 0-0 .. 0-6 are bits 0-6, 1-1 .. 1-6 bits 7-12, 2-2 .. 2-6 bits
+    # 13-17, 3-3 .. 3-6 bits 18-21: N {1-1, 1-3} = bits 7, 9; E {1-5} = bit 11; S {2-4} and
+    # 3-3 = bits 15, 18; W {2-3} = bit 14.
+    position = make_position(
+        PAGAT_4X6,
+        hands=[parse_tiles(h) for h in BASE["hands"]],
+        discards=[(), (), parse_tiles("3-3"), ()],
+        set_aside=parse_tiles("0-4 0-5 6-6"),
+        ends=(0, 0),
+        ending=Ending.BLOCKED,
+        blocker=0,
+    )
+    assert position.scoring_masks == (1 << 7 | 1 << 9, 1 << 11, 1 << 15 | 1 << 18, 1 << 14)
+
+
 # --- the text form ---------------------------------------------------------------------------
 
 

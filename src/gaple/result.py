@@ -22,6 +22,8 @@ Every number explains itself: :attr:`HandResult.notes` lists, in order, each rul
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -29,7 +31,7 @@ from attrs import field, frozen
 
 from gaple.rules import BlockedAction, ChallengeTie, Ruleset, Settlement, StakeBase
 from gaple.state import Ending, Lead, Place, State
-from gaple.tiles import Tile, tile_set
+from gaple.tiles import Tile, TileSet, iter_bits, tile_set
 
 __all__ = [
     "HandResult",
@@ -105,11 +107,18 @@ class Position:
     """The seat that placed the last tile of a blocked hand (``None``: unknown or nobody)."""
     closing: Tile | None = None
     """The tile the seat going out placed last; ``None`` if it went out by discarding."""
+    scoring_masks: tuple[int, ...] = field(init=False, eq=False, repr=False)
+    """Each seat's :meth:`scoring_set` as a bitset of the set in play (see
+    :mod:`gaple.tiles`): what the count is taken of."""
 
     def __attrs_post_init__(self) -> None:
         problem = _position_problem(self)
         if problem is not None:
             raise InvalidPosition(*problem)
+        full = tile_set(self.rules.max_pip)
+        pairs = zip(self.hands, self.discards, strict=True)
+        masks = tuple(full.mask(hand) | full.mask(discards) for hand, discards in pairs)
+        object.__setattr__(self, "scoring_masks", masks)
 
     def scoring_set(self, seat: int) -> tuple[Tile, ...]:
         """The tiles that count against ``seat``: its hand and its discards (rule score.count)."""
@@ -337,6 +346,7 @@ def _played_position(state: State) -> Position:
         ("out_seat", state.out_seat),
         ("blocker", None if out else _blocker(state)),
         ("closing", last.tile if out and isinstance(last, Lead | Place) else None),
+        ("scoring_masks", tuple(map(operator.or_, state.hand_masks, state.discard_masks))),
     ):
         object.__setattr__(position, name, value)
     return position
@@ -362,19 +372,17 @@ def count_tiles(tiles: Iterable[Tile], *, double_blank_25: bool = False) -> int:
     11
     >>> count_tiles([Tile(0, 0), Tile(0, 5)], double_blank_25=True)
     5
+
+    Raises:
+        ValueError: a tile appears twice (a scoring set holds each tile once).
     """
-    tiles = tuple(tiles)
-    return sum(t.pips for t in tiles) + _blank_bonus(tiles, double_blank_25)
+    return rank_key(tiles, double_blank_25=double_blank_25)[0]
 
 
-def _blank_bonus(tiles: Sequence[Tile], double_blank_25: bool) -> int:
-    """What 0-0 adds to the natural pips: 25 under the option when it is the only blank."""
-    if not double_blank_25 or Tile(0, 0) not in tiles:
-        return 0
-    return 0 if any(t.low == 0 and not t.is_double for t in tiles) else 25
+_Key = tuple[int, int, int, int]
 
 
-def rank_key(tiles: Iterable[Tile], *, double_blank_25: bool = False) -> tuple[int, int, int, int]:
+def rank_key(tiles: Iterable[Tile], *, double_blank_25: bool = False) -> _Key:
     """The ranking key of a scoring set (rule ``score.rank``); the lowest key wins.
 
     (count, 0 for an empty set else 1, pips of the lowest tile, low end of that tile), the
@@ -383,13 +391,48 @@ def rank_key(tiles: Iterable[Tile], *, double_blank_25: bool = False) -> tuple[i
 
     >>> rank_key([Tile(2, 2), Tile(1, 5)]) > rank_key([Tile(1, 3), Tile(3, 3)])
     True
+
+    Raises:
+        ValueError: a tile appears twice (a scoring set holds each tile once).
     """
     tiles = tuple(tiles)
-    count = count_tiles(tiles, double_blank_25=double_blank_25)
-    if not tiles:
-        return (count, 0, 0, 0)
-    pips, low = min((t.pips, t.low) for t in tiles)
-    return (count, 1, pips, low)
+    full = tile_set(max([1, *(t.high for t in tiles)]))  # any set that holds them all
+    return _rank_keys(full, (full.mask(tiles),), double_blank_25)[0]
+
+
+def _rank_keys(full: TileSet, masks: Iterable[int], double_blank_25: bool) -> list[_Key]:
+    """:func:`rank_key` of each scoring set, given as a bitset of ``full``: the one place
+    where tiles are counted and the lowest tile is found (rules ``score.count``,
+    ``score.double-blank-25``, ``score.rank``)."""
+    pips = full.pips
+    order = _pips_and_low(full.max_pip)
+    keys: list[_Key] = []
+    for mask in masks:
+        if not mask:
+            keys.append((0, 0, 0, 0))
+            continue
+        count = _blank_bonus(full, mask, double_blank_25)
+        lowest = order[-1]  # N-N's: no tile of the set orders after it
+        for i in iter_bits(mask):
+            count += pips[i]
+            lowest = min(lowest, order[i])
+        keys.append((count, 1, *lowest))
+    return keys
+
+
+@functools.cache
+def _pips_and_low(max_pip: int) -> tuple[tuple[int, int], ...]:
+    """(pips, low end) of each tile of the set, by bit index: what orders the lowest tile."""
+    return tuple((t.pips, t.low) for t in tile_set(max_pip).tiles)
+
+
+def _blank_bonus(full: TileSet, mask: int, double_blank_25: bool) -> int:
+    """What 0-0 adds to the natural pips of a scoring set given as a bitset of ``full``: 25
+    under the option when it is the set's only blank."""
+    # 0-0 is bit 0 of every set (canonical order), so the other blanks are the rest of suit 0.
+    if not double_blank_25 or not mask & 1:
+        return 0
+    return 0 if mask & full.suit[0] & ~1 else 25
 
 
 def rank_seats(
@@ -504,13 +547,13 @@ def _score(pos: Position, *, explain: bool) -> HandResult:
         notes.append(_ending_note(pos))
         if not rules.sourced_deal:
             notes.append(_unsourced_note(pos))
-    sets = [pos.scoring_set(s) for s in range(rules.players)]
-    keys = [rank_key(s, double_blank_25=rules.double_blank_25) for s in sets]
+    full = tile_set(rules.max_pip)
+    keys = _rank_keys(full, pos.scoring_masks, rules.double_blank_25)
     counts = tuple(key[0] for key in keys)
     ranking = _ranked(keys)
     if explain:
-        for seat, tiles in enumerate(sets):
-            notes.extend(_count_notes(pos, seat, tiles, counts[seat]))
+        for seat, count in enumerate(counts):
+            notes.extend(_count_notes(pos, seat, count))
         notes.append(_rank_note(keys, ranking))
     replay = False
     winner: int | None
@@ -581,14 +624,15 @@ def _unsourced_note(pos: Position) -> Note:
     return Note("deal.unsourced", text)
 
 
-def _count_notes(pos: Position, seat: int, tiles: Sequence[Tile], count: int) -> list[Note]:
-    if not tiles:
+def _count_notes(pos: Position, seat: int, count: int) -> list[Note]:
+    mask = pos.scoring_masks[seat]
+    if not mask:
         return [Note("score.count", f"seat {seat} counts 0: no tiles left")]
     parts = [f"{t} ({t.pips})" for t in pos.hands[seat]]
     parts += [f"discarded {t} ({t.pips})" for t in pos.discards[seat]]
     notes = [Note("score.count", f"seat {seat} counts {count}: {' + '.join(parts)}")]
-    if pos.rules.double_blank_25 and Tile(0, 0) in tiles:
-        bonus = _blank_bonus(tiles, double_blank_25=True)
+    if pos.rules.double_blank_25 and mask & 1:  # 0-0 is bit 0
+        bonus = _blank_bonus(tile_set(pos.rules.max_pip), mask, double_blank_25=True)
         why = "no other blank, so it counts 25" if bonus else "another blank, so it counts 0"
         notes.append(Note("score.double-blank-25", f"seat {seat} holds 0-0 with {why}"))
     return notes
