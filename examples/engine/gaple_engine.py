@@ -208,13 +208,16 @@ class Game:
     def placements(self, seat: int) -> list[Move]:
         """Every placement ``seat`` could make now; a tile fitting both ends gives two moves
         (play.match-end)."""
-        if not self.line:
+        ends = self.ends()
+        if ends is None:
             return []
+        left, right = ends
         moves = []
         for t in self.hands[seat]:
-            for end in (LEFT, RIGHT):
-                if self.end_value(end) in t:
-                    moves.append(Move("place", t, end))
+            if left in t:
+                moves.append(Move("place", t, LEFT))
+            if right in t:
+                moves.append(Move("place", t, RIGHT))
         return moves
 
     def must_place(self, seat: int) -> bool:
@@ -223,7 +226,11 @@ class Game:
 
     def is_blocked(self) -> bool:
         """No seat that still holds tiles can place one (end.blocked)."""
-        return not any(self.placements(seat) for seat in range(self.rules.players))
+        ends = self.ends()
+        if ends is None:
+            return True
+        left, right = ends
+        return not any(left in t or right in t for hand in self.hands for t in hand)
 
     def legal_moves(self) -> list[Move]:
         """Every move the seat to act may make: a lead, else placements, else pass/discard."""
