@@ -715,12 +715,12 @@ def _dead_check(pos: Position, seat: int, double: Tile, value: int) -> tuple[boo
 
 def _counted(pos: Position, seat: int, tile: Tile) -> int:
     """What ``tile`` contributes to the count of ``seat`` (0-0 may count 25 or 0)."""
-    tiles = pos.scoring_set(seat)
-    blank_25 = pos.rules.double_blank_25
-    rest = [t for t in tiles if t != tile]
-    return count_tiles(tiles, double_blank_25=blank_25) - count_tiles(
-        rest, double_blank_25=blank_25
+    full = tile_set(pos.rules.max_pip)
+    held = pos.scoring_masks[seat]
+    with_it, without = _rank_keys(
+        full, (held, held & ~(1 << full.index[tile])), pos.rules.double_blank_25
     )
+    return with_it[0] - without[0]
 
 
 def _partnership_out(
