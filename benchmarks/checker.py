@@ -9,7 +9,10 @@ Rows, each a measurement, never an assertion:
   oracle so that machine noise falls on both alike; the transcripts are those of ``gaple play
   --format json`` (the spec's own hands, with their result), one per seed;
 * ``gaple check --jobs J``: the command on a JSON-lines file of those transcripts, wall time
-  including the start of Python, for one job and for every core;
+  including the start of Python, for one job and for every core; and the processor time it
+  used per transcript (the command and its workers, start-up included), which the load of a
+  shared machine changes far less than the rate: J idle cores check about J / (that time)
+  transcripts a second;
 * ``vector suite in-process``: the committed vectors read (schema and replay) and run against
   the in-process reference engine;
 * ``--exhaustive``: the double-3 exhaustive checks, on one core and sharded over every core.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -59,15 +63,29 @@ def transcript_lines(rules: Ruleset, count: int) -> list[bytes]:
     return lines
 
 
-def command_rate(path: Path, count: int, jobs: int) -> float:
-    """Transcripts per second of ``gaple check --jobs`` on the file, start-up included."""
+def command_rate(path: Path, count: int, jobs: int) -> tuple[float, float]:
+    """Transcripts per second of ``gaple check --jobs`` on the file, and the processor time
+    per transcript in microseconds (the command and its workers), start-up included."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "gaple", "check", "--jobs", str(jobs), str(path)],
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    return count / (time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return count / seconds, 1e6 * cpu / count
+
+
+def oracle_processor_time(rules: Ruleset, count: int) -> float:
+    """Processor time of one random hand of the oracle in microseconds, over ``count`` seeds:
+    the figure to set against a transcript's processor time in ``gaple check``."""
+    start = time.process_time()
+    for seed in range(count):
+        random_hand(rules, seed)
+    return 1e6 * (time.process_time() - start) / count
 
 
 def suite_rate() -> tuple[int, float]:
@@ -115,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     rates = measure(
         {"oracle": lambda k: random_hand(rules, k), "check": check}, args.seconds, args.rounds
     )
+    oracle_cpu = oracle_processor_time(rules, len(lines))
     print(f"{args.preset}: per second; ratios to the oracle's random hands")
-    print(f"{'oracle (random hands)':<34} {rates['oracle']:>8.0f}")
+    oracle = f"{rates['oracle']:>8.0f}"
+    print(f"{'oracle (random hands)':<34} {oracle}         {oracle_cpu:>6.0f} CPU us each")
     print(
         f"{'check in-process':<34} {rates['check']:>8.0f} ({rates['check'] / rates['oracle']:.2f}x)"
     )
@@ -124,9 +144,10 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(folder) / "transcripts.jsonl"
         path.write_bytes(b"\n".join(lines) + b"\n")
         for jobs in sorted({1, cores()}):
-            rate = command_rate(path, len(lines), jobs)
+            rate, cpu = command_rate(path, len(lines), jobs)
             name = f"gaple check --jobs {jobs} ({len(lines)})"
-            print(f"{name:<34} {rate:>8.0f} ({rate / rates['oracle']:.2f}x)")
+            ratio = rate / rates["oracle"]
+            print(f"{name:<34} {rate:>8.0f} ({ratio:.2f}x) {cpu:>6.0f} CPU us each")
     cases, rate = suite_rate()
     print(f"{f'vector suite in-process ({cases})':<34} {rate:>8.0f} cases/s")
     if args.exhaustive:
