@@ -119,7 +119,7 @@ def test_a_mutant_that_breaks_a_rule_is_killed_through_the_protocol() -> None:
     verdict = mutation.run_mutant(
         _mutant(
             "result",
-            "result:_blank_bonus:condition:mask & full.suit[0] & ~1 -> False#1",
+            "result:_blank_bonus:condition:mask & full.suit[0] & ~_DOUBLE_BLANK -> False#1",
         )
     )
     assert verdict.killed, verdict.how

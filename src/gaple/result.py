@@ -429,10 +429,13 @@ def _pips_and_low(max_pip: int) -> tuple[tuple[int, int], ...]:
 def _blank_bonus(full: TileSet, mask: int, double_blank_25: bool) -> int:
     """What 0-0 adds to the natural pips of a scoring set given as a bitset of ``full``: 25
     under the option when it is the set's only blank."""
-    # 0-0 is bit 0 of every set (canonical order), so the other blanks are the rest of suit 0.
-    if not double_blank_25 or not mask & 1:
+    if not double_blank_25 or not mask & _DOUBLE_BLANK:
         return 0
-    return 0 if mask & full.suit[0] & ~1 else 25
+    return 0 if mask & full.suit[0] & ~_DOUBLE_BLANK else 25
+
+
+_DOUBLE_BLANK = 1
+"""The bit of 0-0, the first tile of every set in canonical order (see :mod:`gaple.tiles`)."""
 
 
 def rank_seats(
@@ -442,7 +445,7 @@ def rank_seats(
     return _ranked([rank_key(s, double_blank_25=double_blank_25) for s in scoring_sets])
 
 
-def _ranked(keys: Sequence[tuple[int, int, int, int]]) -> tuple[int, ...]:
+def _ranked(keys: Sequence[_Key]) -> tuple[int, ...]:
     """The seats in order of their rank keys, lowest (best) first."""
     return tuple(sorted(range(len(keys)), key=keys.__getitem__))
 
@@ -631,14 +634,14 @@ def _count_notes(pos: Position, seat: int, count: int) -> list[Note]:
     parts = [f"{t} ({t.pips})" for t in pos.hands[seat]]
     parts += [f"discarded {t} ({t.pips})" for t in pos.discards[seat]]
     notes = [Note("score.count", f"seat {seat} counts {count}: {' + '.join(parts)}")]
-    if pos.rules.double_blank_25 and mask & 1:  # 0-0 is bit 0
+    if pos.rules.double_blank_25 and mask & _DOUBLE_BLANK:
         bonus = _blank_bonus(tile_set(pos.rules.max_pip), mask, double_blank_25=True)
         why = "no other blank, so it counts 25" if bonus else "another blank, so it counts 0"
         notes.append(Note("score.double-blank-25", f"seat {seat} holds 0-0 with {why}"))
     return notes
 
 
-def _rank_note(keys: Sequence[tuple[int, int, int, int]], ranking: Sequence[int]) -> Note:
+def _rank_note(keys: Sequence[_Key], ranking: Sequence[int]) -> Note:
     parts = []
     for seat in ranking:
         count, nonempty, pips, low = keys[seat]
