@@ -35,7 +35,7 @@ from gaple.cli.common import UnreadableJson, add_format, dump_json, read_json
 from gaple.cli.sharding import ALL, Shard, Workers, add_jobs_and_shard, cores
 from gaple.conformance import bounded
 from gaple.conformance.escape import printable
-from gaple.conformance.summary import BadReport, read_document
+from gaple.conformance.summary import BadReport, read_document, shard_positions
 from gaple.conformance.transcript import check_transcript
 from gaple.io import FormatError
 
@@ -462,34 +462,18 @@ def merge_shards(reports: Sequence[tuple[str, list[dict[str, Any]]]]) -> list[di
     Raises:
         BadReport: shards of different counts or inputs, a shard given twice, or one missing.
     """
-    named: dict[int, tuple[str, list[dict[str, Any]]]] = {}
+    given = [(name, records) for name, records in reports if records]
     empty = [name for name, records in reports if not records]
-    for name, records in reports:
-        if not records:
-            continue
-        shard = records[0]["shard"]
+    for name, records in given:
         for n, record in enumerate(records):
-            if record["shard"] != shard:
+            if record["shard"] != records[0]["shard"]:
                 msg = f"{name}: $[{n}]: of another shard than $[0]"
                 raise BadReport(msg)
-        if named:
-            first, theirs = next(iter(named.values()))
-            if shard["count"] != theirs[0]["shard"]["count"]:
-                msg = (
-                    f"{name}: shard of {shard['count']}, but {first} is one of "
-                    f"{theirs[0]['shard']['count']}"
-                )
-                raise BadReport(msg)
-        if shard["index"] in named:
-            msg = (
-                f"{name}: shard {shard['index']}/{shard['count']} given twice "
-                f"(also {named[shard['index']][0]})"
-            )
-            raise BadReport(msg)
-        named[shard["index"]] = (name, records)
-    if not named:
+    if not given:
         msg = f"{empty[0]}: an empty report, which cannot say which shard it is"
         raise BadReport(msg)
+    positions = shard_positions([(name, records[0]["shard"]) for name, records in given])
+    named = {index: given[k] for index, k in positions.items()}
     first, records = named[min(named)]
     count, items = records[0]["shard"]["count"], records[0]["shard"]["items"]
     missing = [str(index) for index in range(1, count + 1) if index not in named]

@@ -46,6 +46,7 @@ __all__ = [
     "read_fuzz_shard",
     "read_report",
     "rule_rows",
+    "shard_positions",
     "write_records",
 ]
 
@@ -275,12 +276,12 @@ def docs_base() -> str | None:
     return None
 
 
-def _shard_order(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> list[int]:
-    """The positions in ``shards`` (each a file name and its ``shard`` field) of shards 1 to N
-    of one run.
+def shard_positions(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[int, int]:
+    """Each shard index, to its position in ``shards`` (each a file name and its ``shard``
+    field), for shards of one run.
 
     Raises:
-        BadReport: shards of different counts, a shard given twice, or one missing.
+        BadReport: shards of different counts, or a shard given twice.
     """
     first, count = shards[0][0], shards[0][1]["count"]
     seen: dict[int, int] = {}
@@ -293,6 +294,17 @@ def _shard_order(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> list[int]:
             msg = f"{name}: shard {index}/{count} given twice (also {shards[seen[index]][0]})"
             raise BadReport(msg)
         seen[index] = position
+    return seen
+
+
+def _shard_order(shards: Sequence[tuple[str, Mapping[str, Any]]]) -> list[int]:
+    """The positions in ``shards`` of shards 1 to N of one run (see :func:`shard_positions`).
+
+    Raises:
+        BadReport: shards of different counts, a shard given twice, or one missing.
+    """
+    seen = shard_positions(shards)
+    count = shards[0][1]["count"]
     missing = [str(index) for index in range(1, count + 1) if index not in seen]
     if missing:
         msg = f"shard {', '.join(missing)} of {count} missing"
