@@ -24,13 +24,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checks import every_move
 from gaple.cli import main, sharding
 from gaple.conformance import bounded, transcript
 from gaple.conformance.cases import result_json
 from gaple.io import FormatError, state_to_json
 from gaple.presets import PRESETS, ruleset
 from gaple.simulate import random_hand
-from gaple.state import apply, legal_moves, new_hand
+from gaple.state import apply, is_legal, legal_moves, new_hand, parse_move
 
 JSON = Any
 CI = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
@@ -252,6 +253,32 @@ def test_a_half_in_the_line_written_as_true_or_false_is_invalid() -> None:
     assert transcript._fast_verdict(data) is None
     with pytest.raises(FormatError):
         transcript.check_transcript(data)
+
+
+@pytest.mark.parametrize("name", ["pagat-4x7", "domino4d"])
+def test_an_illegal_last_move_is_never_taken_for_conforming(name: str) -> None:
+    # A log that ends on an illegal move and claims nothing after it: only the move itself
+    # can diverge. The fast path replays it without building the legal moves (_run checks
+    # each move), so it must see the move refused and leave the transcript to the careful
+    # reading, which names the move at its step.
+    rules = PRESETS[name].rules
+    for seed in range(3):
+        hand = random_hand(rules, seed)
+        data = state_to_json(hand)
+        actions = data["actions"]
+        state = new_hand(rules, hand.deal)
+        for k, item in enumerate(actions):
+            illegal = [m for m in every_move(rules.max_pip) if not is_legal(state, m)]
+            for move in illegal:
+                cut = {**data, "actions": [*actions[:k], {"seat": item["seat"], "move": str(move)}]}
+                for field in ("to_act", "line", "ends", "hands", "discards", "ending"):
+                    del cut[field]
+                assert transcript._fast_verdict(cut) is None, f"seed {seed}, step {k + 1}: {move}"
+            # The last of them, as a user sees it: the careful reading names it.
+            verdict = transcript.check_transcript(cut)
+            assert verdict.divergence is not None
+            assert (verdict.divergence.step, verdict.divergence.field) == (k + 1, "action")
+            state = apply(state, parse_move(item["move"]), item["seat"])
 
 
 # --- --jobs and --shard ------------------------------------------------------------------------

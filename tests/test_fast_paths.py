@@ -12,12 +12,25 @@ from __future__ import annotations
 import attrs
 import pytest
 
+from checks import every_move
 from gaple.deal import Deal, SplitMix64, shuffle_deal
 from gaple.presets import PRESETS
 from gaple.result import Position, _played_position, position_of
-from gaple.rules import Ruleset
+from gaple.rules import BlockedAction, Ruleset
 from gaple.simulate import play_out, random_hand
-from gaple.state import Move, State, _Pick, _run, apply, legal_moves, new_hand
+from gaple.state import (
+    Move,
+    State,
+    _fits,
+    _moves_on,
+    _Pick,
+    _run,
+    _tables,
+    apply,
+    is_legal,
+    legal_moves,
+    new_hand,
+)
 
 
 def _checked_random_hand(rules: Ruleset, seed: int) -> State:
@@ -100,3 +113,59 @@ def test_a_pick_that_stops_leaves_the_state_after_the_moves_it_chose(name: str) 
                 checked = apply(checked, move)
             assert len(chosen) == k, f"seed {seed}: stopped before {k} moves"
             assert stopped == checked, f"seed {seed}, {k} moves"
+
+
+@pytest.mark.parametrize("action", list(BlockedAction))
+def test_a_move_fits_exactly_when_it_is_among_the_legal_moves(action: BlockedAction) -> None:
+    # Exhaustive on the double-3 set: every hand, every pair of ends, every move of the
+    # set. _fits is the membership test of _moves_on's set, written on bitsets.
+    rules = Ruleset(max_pip=3, players=2, hand_size=3, blocked_action=action)
+    tables = _tables(3)
+    suit = tables.tiles.suit
+    for hand in range(1 << tables.tiles.size):
+        for left in range(4):
+            for right in range(4):
+                legal = {id(m) for m in _moves_on(tables, rules, hand, suit[left], suit[right])}
+                for move in every_move(3):
+                    own = tables.own(move)
+                    _, kind, bit, _, _ = tables.effects[id(own)]
+                    fits = _fits(
+                        kind,
+                        bit,
+                        hand,
+                        suit[left],
+                        suit[right],
+                        passing=action is BlockedAction.PASS,
+                    )
+                    assert fits == (id(own) in legal), (hand, left, right, str(move))
+
+
+def _once(move: Move) -> _Pick:
+    """A pick that chooses ``move`` and then stops."""
+    chosen: list[Move] = []
+
+    def pick(_moves: tuple[Move, ...], _seat: int) -> Move | None:
+        if chosen:
+            return None
+        chosen.append(move)
+        return move
+
+    return pick
+
+
+@pytest.mark.parametrize("name", ["pagat-4x7", "domino4d", "pagat-5x5"])
+def test_following_makes_a_move_exactly_when_apply_accepts_it(name: str) -> None:
+    # gaple check replays a log with _run(follow=True), which checks each move itself: at
+    # every state of some random hands, every move of the tables must be made exactly when
+    # apply accepts it, reaching apply's state, and otherwise leave the state as it was.
+    rules = PRESETS[name].rules
+    for seed in range(3):
+        state = new_hand(rules, shuffle_deal(rules, seed))
+        for made in random_hand(rules, seed).history:
+            for move in every_move(rules.max_pip):
+                followed = _run(state, _once(move), follow=True)
+                if is_legal(state, move):
+                    assert followed == apply(state, move), f"seed {seed}: {move}"
+                else:
+                    assert followed == state, f"seed {seed}: {move} was made"
+            state = apply(state, made.move)

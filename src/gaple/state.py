@@ -475,6 +475,22 @@ def _moves_on(
 _PASSING = BlockedAction.PASS  # read once: an enum member lookup costs more than the test
 
 
+def _fits(
+    kind: int, bit: int, hand: int, left_suit: int, right_suit: int, *, passing: bool
+) -> bool:
+    """Whether the move of ``kind`` and tile ``bit`` is among :func:`_moves_on` for the same
+    hand and ends: the same rules, tested on bitsets without building the moves."""
+    if kind == _TO_LEFT:
+        return bool(bit & hand & left_suit)
+    if kind == _TO_RIGHT:
+        return bool(bit & hand & right_suit)
+    if kind == _LEADS or hand & (left_suit | right_suit):
+        return False  # a lead once the line has begun; a pass or discard while a tile fits
+    if kind == _PASSES:
+        return passing
+    return not passing and bool(bit & hand)
+
+
 def _error(state: State, move: Move, seat: int | None) -> IllegalMove | None:
     """The first rule ``move`` breaks, in the order documented at :data:`ERROR_CODES`."""
     acting = state.to_act
@@ -589,12 +605,17 @@ _Pick = Callable[[tuple[Move, ...], int], Move | None]
 """Chooses the next move given the legal moves and the seat to act, or ``None`` to stop."""
 
 
-def _run(state: State, pick: _Pick | None, move: Move | None = None) -> State:  # noqa: PLR0915
+def _run(  # noqa: PLR0915
+    state: State, pick: _Pick | None, move: Move | None = None, *, follow: bool = False
+) -> State:
     """The state after ``move`` if given, then after each move ``pick`` chooses, until the
     hand ends or ``pick`` (or its absence) stops: the one place where a move changes a hand.
 
     Every move must be legal: ``move`` checked by :func:`verify`, and ``pick`` choosing among
-    the moves it is given (:func:`legal_moves`). The hand ends at once when the mover has no
+    the moves it is given (:func:`legal_moves`). With ``follow``, ``pick`` is given no moves
+    and chooses one of the tables' objects (:func:`_tables`), which is checked here instead
+    (:func:`_fits`, cheaper than building every legal move): the run stops before the first
+    that is not legal, with that seat to act. The hand ends at once when the mover has no
     tiles left (``end.out``) or, after a tile is put down, when no seat holding tiles can
     place (``end.blocked``). Between the states it returns it plays on bitsets and lists, so
     that playing out a hand builds one state, not one per action.
@@ -617,18 +638,28 @@ def _run(state: State, pick: _Pick | None, move: Move | None = None) -> State:  
     rights: list[tuple[int, int]] = []
     line_mask = state.line_mask
     left, right = (middle[0][0], middle[-1][1]) if middle else (-1, -1)
+    passing = rules.blocked_action is _PASSING
     ending = None
     while True:
         if move is None:
             if pick is None:
                 break
-            if middle:
+            if follow:
+                move = pick((), seat)
+            elif middle:
                 move = pick(_moves_on(tables, rules, hands[seat], suit[left], suit[right]), seat)
             else:
                 move = pick(legal_moves(state), seat)  # the lead: the state is still the first
             if move is None:
                 break
         made, kind, bit, low, high = effect_of(id(move)) or effects[id(tables.own(move))]
+        if follow and not (
+            _fits(kind, bit, hands[seat], suit[left], suit[right], passing=passing)
+            if middle
+            else kind == _LEADS
+            and bit & hands[seat] & _lead_mask(rules, first_hand=state.first_hand)
+        ):
+            break
         record(made[seat])
         if kind != _PASSES:
             hand = hands[seat] ^ bit

@@ -619,6 +619,9 @@ def _fast_verdict(data: JSON) -> Verdict | None:
     text = notation.text
     taken = 0  # the actions read so far
     conforming = True
+    # Without the moves offered to compare, _run need not build the legal moves: it checks
+    # each move itself (follow), and stops before the first it does not allow.
+    follow = not any(type(item) is dict and "offered" in item for item in actions)
 
     def pick(moves: tuple[Move, ...], seat: int) -> Move | None:
         """The transcript's next move, if it is written canonically and is legal."""
@@ -635,6 +638,8 @@ def _fast_verdict(data: JSON) -> Verdict | None:
         if move is None or item.get("seat") != seat or type(item["seat"]) is not int:
             conforming = False
             return None
+        if follow:
+            return move
         # By identity: `in` would call the moves' __eq__ on every move before a match.
         for legal in moves:
             if legal is move:
@@ -647,9 +652,10 @@ def _fast_verdict(data: JSON) -> Verdict | None:
             return None
         return move
 
-    state = _run(state, pick)
-    # Anything else, including actions after the end of the hand, the careful reading words.
-    if not conforming or taken != len(actions):
+    state = _run(state, pick, follow=follow)
+    # Anything else, including a move _run refused (it was taken but not made) and actions
+    # after the end of the hand, the careful reading words.
+    if not conforming or taken != len(actions) or len(state.history) != taken:
         return None
     if "offered" in data and not _same_moves(data["offered"], legal_moves(state), text):
         return None
