@@ -346,10 +346,15 @@ def _played_position(state: State) -> Position:
         ("out_seat", state.out_seat),
         ("blocker", None if out else _blocker(state)),
         ("closing", last.tile if out and isinstance(last, Lead | Place) else None),
-        ("scoring_masks", tuple(map(operator.or_, state.hand_masks, state.discard_masks))),
+        ("scoring_masks", _scoring_masks(state)),
     ):
         object.__setattr__(position, name, value)
     return position
+
+
+def _scoring_masks(state: State) -> tuple[int, ...]:
+    """:attr:`Position.scoring_masks` of a state: each seat's hand and discards."""
+    return tuple(map(operator.or_, state.hand_masks, state.discard_masks))
 
 
 def _blocker(state: State) -> int:
@@ -550,10 +555,7 @@ def _score(pos: Position, *, explain: bool) -> HandResult:
         notes.append(_ending_note(pos))
         if not rules.sourced_deal:
             notes.append(_unsourced_note(pos))
-    full = tile_set(rules.max_pip)
-    keys = _rank_keys(full, pos.scoring_masks, rules.double_blank_25)
-    counts = tuple(key[0] for key in keys)
-    ranking = _ranked(keys)
+    keys, counts, ranking = _counted_and_ranked(rules, pos.scoring_masks)
     if explain:
         for seat, count in enumerate(counts):
             notes.extend(_count_notes(pos, seat, count))
@@ -568,22 +570,18 @@ def _score(pos: Position, *, explain: bool) -> HandResult:
             winner, points = _challenge(pos, counts, notes)
             replay = winner is None
     else:
-        winner = ranking[0]
-        seat_points = settle_counts(rules.settlement, counts, winner)
+        winner, points = _individual(rules, counts, ranking)
         if explain:
             notes.extend(_settle_notes(rules.settlement, counts, winner))
-        points = tuple(sum(seat_points[s] for s in team) for team in rules.teams)
-    winning_team = None
-    if rules.partnership and winner is not None:
-        winning_team = rules.team_of(winner)
-        if explain:
-            notes.append(
-                Note(
-                    "score.team",
-                    f"the hand goes to team {winning_team} (seats "
-                    f"{_seats(rules.teams[winning_team])}), the team of seat {winner}",
-                )
+    winning_team = _winning_team(rules, winner)
+    if winning_team is not None and explain:
+        notes.append(
+            Note(
+                "score.team",
+                f"the hand goes to team {winning_team} (seats "
+                f"{_seats(rules.teams[winning_team])}), the team of seat {winner}",
             )
+        )
     return HandResult(
         position=pos,
         counts=counts,
@@ -594,6 +592,46 @@ def _score(pos: Position, *, explain: bool) -> HandResult:
         replay=replay,
         notes=tuple(notes) if explain else (),
     )
+
+
+def _counted_and_ranked(
+    rules: Ruleset, masks: Iterable[int]
+) -> tuple[list[_Key], tuple[int, ...], tuple[int, ...]]:
+    """The rank keys, counts and ranking of the scoring sets ``masks`` (as bitsets)."""
+    keys = _rank_keys(tile_set(rules.max_pip), masks, rules.double_blank_25)
+    return keys, tuple(key[0] for key in keys), _ranked(keys)
+
+
+def _individual(
+    rules: Ruleset, counts: tuple[int, ...], ranking: tuple[int, ...]
+) -> tuple[int, tuple[int, ...]]:
+    """The winner and the points of each team under an individual settlement: the best
+    ranked seat wins (``score.rank``) and :func:`settle_counts` settles."""
+    winner = ranking[0]
+    seat_points = settle_counts(rules.settlement, counts, winner)
+    return winner, tuple(sum(seat_points[s] for s in team) for team in rules.teams)
+
+
+def _winning_team(rules: Ruleset, winner: int | None) -> int | None:
+    """With partnership, the team of the winner (``score.team``); else ``None``."""
+    return rules.team_of(winner) if rules.partnership and winner is not None else None
+
+
+_Fields = tuple[tuple[int, ...], int | None, int | None, tuple[int, ...], bool]
+"""The counts, winner, winning team, points and replay of a :class:`HandResult`."""
+
+
+def _quiet_fields(state: State) -> _Fields:
+    """Those fields of :func:`hand_result` for a state reached by play that has ended: the
+    fast path of ``gaple check``, without notes, and without a :class:`Position` unless the
+    settlement (partnership) reads more than each seat's tiles."""
+    rules = state.rules
+    if rules.settlement is Settlement.PARTNERSHIP:
+        result = _score(_played_position(state), explain=False)
+        return result.counts, result.winner, result.winning_team, result.points, result.replay
+    _, counts, ranking = _counted_and_ranked(rules, _scoring_masks(state))
+    winner, points = _individual(rules, counts, ranking)
+    return counts, winner, _winning_team(rules, winner), points, False
 
 
 def _seats(seats: Iterable[int]) -> str:

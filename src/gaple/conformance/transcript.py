@@ -31,7 +31,7 @@ from gaple.io import (
     state_to_json,
     tile_from_json,
 )
-from gaple.result import _played_position, _score
+from gaple.result import _quiet_fields
 from gaple.rules import Ruleset, Settlement
 from gaple.state import (
     _PASS,
@@ -58,6 +58,7 @@ JSON = Any
 
 _OBSERVED = ("ending", "to_act", "line", "ends", "hands", "discards")
 _RESULT = ("counts", "winner", "winning_team", "points", "replay")
+"""The fields of a claimed result, in the order of :func:`gaple.result._quiet_fields`."""
 
 
 @frozen
@@ -671,18 +672,18 @@ def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:
         # need to score any other to know that it needs no note.
         if state.ending is not Ending.BLOCKED or state.rules.settlement is not _PARTNERSHIP:
             return Verdict(actions, _ending(state), None)
-        replayed = _score(_played_position(state), explain=False).replay
+        replayed = _quiet_fields(state)[-1]
         return Verdict(actions, _ending(state), None, _REPLAYED if replayed else ())
     if type(claimed) is not dict or state.ending is None:
         return None
-    result = _score(_played_position(state), explain=False)
+    result = dict(zip(_RESULT, _quiet_fields(state), strict=True))
     for name, value in claimed.items():
-        if name not in _RESULT:
+        if name not in result:
             return None
-        spec = getattr(result, name)  # the fields of _RESULT are HandResult's names
+        spec = result[name]
         if repr(value) != repr(list(spec) if type(spec) is tuple else spec):
             return None
-    return Verdict(actions, _ending(state), None, _REPLAYED if result.replay else ())
+    return Verdict(actions, _ending(state), None, _REPLAYED if result["replay"] else ())
 
 
 _PARTNERSHIP = Settlement.PARTNERSHIP
