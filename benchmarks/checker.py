@@ -9,10 +9,13 @@ Rows, each a measurement, never an assertion:
   oracle so that machine noise falls on both alike; the transcripts are those of ``gaple play
   --format json`` (the spec's own hands, with their result), one per seed;
 * ``gaple check --jobs J``: the command on a JSON-lines file of those transcripts, wall time
-  including the start of Python, for one job and for every core; and the processor time it
+  including the start of Python (from cached bytecode, as an installed gaple starts: see
+  :func:`command_environment`), for one job and for every core; and the processor time it
   used per transcript (the command and its workers, start-up included), which the load of a
   shared machine changes far less than the rate: J idle cores check about J / (that time)
-  transcripts a second;
+  transcripts a second. Each figure is the median of ``--command-rounds`` runs, and each run's
+  ratio is to the oracle's rate measured just before it, so that a busy spell of the machine
+  falls on both;
 * ``vector suite in-process``: the committed vectors read (schema and replay) and run against
   the in-process reference engine;
 * ``--exhaustive``: the double-3 exhaustive checks, on one core and sharded over every core.
@@ -24,11 +27,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from gaple.cli.sharding import cores
@@ -63,7 +69,21 @@ def transcript_lines(rules: Ruleset, count: int) -> list[bytes]:
     return lines
 
 
-def command_rate(path: Path, count: int, jobs: int) -> tuple[float, float]:
+def command_environment(folder: Path) -> dict[str, str]:
+    """The environment of the timed commands: Python's bytecode cached in ``folder``.
+
+    An installed gaple starts from bytecode (pip compiles a wheel's modules, and Python caches
+    what it imports); a checkout run with PYTHONDONTWRITEBYTECODE set, as some sandboxes and
+    CI images do, would compile every module again at each start, a tenth of a second.
+    """
+    environment = {**os.environ, "PYTHONPYCACHEPREFIX": str(folder / "bytecode")}
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    return environment
+
+
+def command_rate(
+    path: Path, count: int, jobs: int, environment: dict[str, str]
+) -> tuple[float, float]:
     """Transcripts per second of ``gaple check --jobs`` on the file, and the processor time
     per transcript in microseconds (the command and its workers), start-up included."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -72,11 +92,28 @@ def command_rate(path: Path, count: int, jobs: int) -> tuple[float, float]:
         [sys.executable, "-m", "gaple", "check", "--jobs", str(jobs), str(path)],
         check=True,
         stdout=subprocess.DEVNULL,
+        env=environment,
     )
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return count / seconds, 1e6 * cpu / count
+
+
+def command_rounds(
+    path: Path, count: int, jobs: int, rounds: int, oracle: Callable[[], float]
+) -> tuple[float, float, float]:
+    """The medians over ``rounds`` runs of :func:`command_rate` (rate and processor time) and
+    of the rate's ratio to ``oracle()``, the oracle's rate measured just before each run."""
+    environment = command_environment(path.parent)
+    rates, cpus, ratios = [], [], []
+    for _ in range(rounds):
+        before = oracle()
+        rate, cpu = command_rate(path, count, jobs, environment)
+        rates.append(rate)
+        cpus.append(cpu)
+        ratios.append(rate / before)
+    return statistics.median(rates), statistics.median(cpus), statistics.median(ratios)
 
 
 def oracle_processor_time(rules: Ruleset, count: int) -> float:
@@ -116,13 +153,19 @@ def main(argv: list[str] | None = None) -> int:
         default=20_000,
         help="transcripts in the JSON-lines file for the command (default 20000)",
     )
+    parser.add_argument(
+        "--command-rounds",
+        type=int,
+        default=3,
+        help="runs of gaple check per job count, each after a slice of the oracle (default 3)",
+    )
     parser.add_argument("--preset", choices=sorted(PRESETS), default="pagat-4x7")
     parser.add_argument(
         "--exhaustive", action="store_true", help="also time the double-3 exhaustive checks"
     )
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.rounds < 1 or args.transcripts < 1:
-        parser.error("--seconds, --rounds and --transcripts must be positive")
+    if min(args.rounds, args.transcripts, args.command_rounds) < 1 or args.seconds <= 0:
+        parser.error("--seconds, --rounds, --command-rounds and --transcripts must be positive")
     rules = PRESETS[args.preset].rules
     lines = transcript_lines(rules, args.transcripts)
 
@@ -134,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
         {"oracle": lambda k: random_hand(rules, k), "check": check}, args.seconds, args.rounds
     )
     oracle_cpu = oracle_processor_time(rules, len(lines))
+
+    def oracle_rate() -> float:
+        return measure({"oracle": lambda k: random_hand(rules, k)}, args.seconds, 1)["oracle"]
+
     print(f"{args.preset}: per second; ratios to the oracle's random hands")
     oracle = f"{rates['oracle']:>8.0f}"
     print(f"{'oracle (random hands)':<34} {oracle}         {oracle_cpu:>6.0f} CPU us each")
@@ -143,10 +190,15 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "transcripts.jsonl"
         path.write_bytes(b"\n".join(lines) + b"\n")
+        # One untimed run fills the bytecode cache of command_environment.
+        one = path.with_name("one.jsonl")
+        one.write_bytes(lines[0] + b"\n")
+        command_rate(one, 1, 1, command_environment(path.parent))
         for jobs in sorted({1, cores()}):
-            rate, cpu = command_rate(path, len(lines), jobs)
+            rate, cpu, ratio = command_rounds(
+                path, len(lines), jobs, args.command_rounds, oracle_rate
+            )
             name = f"gaple check --jobs {jobs} ({len(lines)})"
-            ratio = rate / rates["oracle"]
             print(f"{name:<34} {rate:>8.0f} ({ratio:.2f}x) {cpu:>6.0f} CPU us each")
     cases, rate = suite_rate()
     print(f"{f'vector suite in-process ({cases})':<34} {rate:>8.0f} cases/s")
