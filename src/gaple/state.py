@@ -613,9 +613,9 @@ def _run(  # noqa: PLR0915
 
     Every move must be legal: ``move`` checked by :func:`verify`, and ``pick`` choosing among
     the moves it is given (:func:`legal_moves`). With ``follow``, ``pick`` is given no moves
-    and chooses one of the tables' objects (:func:`_tables`), which is checked here instead
-    (:func:`_fits`, cheaper than building every legal move): the run stops before the first
-    that is not legal, with that seat to act. The hand ends at once when the mover has no
+    and the move it chooses is checked here instead (:func:`_fits`, cheaper than building
+    every legal move): the run stops before the first that is not legal, with that seat to
+    act. The hand ends at once when the mover has no
     tiles left (``end.out``) or, after a tile is put down, when no seat holding tiles can
     place (``end.blocked``). Between the states it returns it plays on bitsets and lists, so
     that playing out a hand builds one state, not one per action.
