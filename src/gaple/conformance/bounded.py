@@ -132,7 +132,11 @@ def _within(raw: bytes, limits: Limits) -> bool:
     """Whether the document surely passes :func:`_scan`, found by a few passes in C instead of
     _scan's token loop (a tenth of its time on a transcript); when in doubt ``False``, and
     _scan decides. Each test sees a superset of what _scan counts."""
-    if raw.count(b",") >= limits.max_items or b"NaN" in raw or b"Infinity" in raw:
+    if raw.count(b",") >= limits.max_items:
+        return False
+    # A search for one letter (memchr) is several times faster than for a word, and most
+    # documents hold no capital N or I at all.
+    if (b"N" in raw and b"NaN" in raw) or (b"I" in raw and b"Infinity" in raw):
         return False
     if b"0" * (limits.max_number + 1) in raw.translate(_NUMBER_CHARACTERS):
         return False
