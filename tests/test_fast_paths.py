@@ -143,14 +143,7 @@ def test_a_move_fits_exactly_when_it_is_among_the_legal_moves(action: BlockedAct
                 for move in every_move(3):
                     own = tables.own(move)
                     _, kind, bit, _, _ = tables.effects[id(own)]
-                    fits = _fits(
-                        kind,
-                        bit,
-                        hand,
-                        suit[left],
-                        suit[right],
-                        passing=action is BlockedAction.PASS,
-                    )
+                    fits = _fits(kind, bit, hand, suit[left], suit[right], rules=rules)
                     assert fits == (id(own) in legal), (hand, left, right, str(move))
 
 

@@ -476,16 +476,21 @@ _PASSING = BlockedAction.PASS  # read once: an enum member lookup costs more tha
 
 
 def _fits(
-    kind: int, bit: int, hand: int, left_suit: int, right_suit: int, *, passing: bool
+    kind: int, bit: int, hand: int, left_suit: int, right_suit: int, *, rules: Ruleset
 ) -> bool:
     """Whether the move of ``kind`` and tile ``bit`` is among :func:`_moves_on` for the same
-    hand and ends: the same rules, tested on bitsets without building the moves."""
+    hand and ends: the same rules, tested on bitsets without building the moves. A tile
+    placed is in the hand (``play.in-hand``) and shows the end's number (``play.match-end``);
+    no lead once the line has begun (``open.lead``); a pass or discard only when no tile fits
+    (``turn.forced-play``), as the blocked-seat option says (``block.pass``,
+    ``block.discard``), a discard from the hand."""
     if kind == _TO_LEFT:
         return bool(bit & hand & left_suit)
     if kind == _TO_RIGHT:
         return bool(bit & hand & right_suit)
     if kind == _LEADS or hand & (left_suit | right_suit):
-        return False  # a lead once the line has begun; a pass or discard while a tile fits
+        return False
+    passing = rules.blocked_action is _PASSING
     if kind == _PASSES:
         return passing
     return not passing and bool(bit & hand)
@@ -638,7 +643,6 @@ def _run(  # noqa: PLR0915
     rights: list[tuple[int, int]] = []
     line_mask = state.line_mask
     left, right = (middle[0][0], middle[-1][1]) if middle else (-1, -1)
-    passing = rules.blocked_action is _PASSING
     ending = None
     while True:
         if move is None:
@@ -654,7 +658,7 @@ def _run(  # noqa: PLR0915
                 break
         made, kind, bit, low, high = effect_of(id(move)) or effects[id(tables.own(move))]
         if follow and not (
-            _fits(kind, bit, hands[seat], suit[left], suit[right], passing=passing)
+            _fits(kind, bit, hands[seat], suit[left], suit[right], rules=rules)
             if middle
             else kind == _LEADS
             and bit & hands[seat] & _lead_mask(rules, first_hand=state.first_hand)
