@@ -26,6 +26,7 @@ Rows, each a measurement, never an assertion:
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import resource
@@ -101,15 +102,14 @@ def command_rate(
 
 
 def command_rounds(
-    path: Path, count: int, jobs: int, rounds: int, oracle: Callable[[], float]
+    run: Callable[[], tuple[float, float]], rounds: int, oracle: Callable[[], float]
 ) -> tuple[float, float, float]:
-    """The medians over ``rounds`` runs of :func:`command_rate` (rate and processor time) and
-    of the rate's ratio to ``oracle()``, the oracle's rate measured just before each run."""
-    environment = command_environment(path.parent)
+    """The medians over ``rounds`` calls of ``run`` (a :func:`command_rate`: rate and processor
+    time) and of the rate's ratio to ``oracle()``, the oracle's rate measured just before."""
     rates, cpus, ratios = [], [], []
     for _ in range(rounds):
         before = oracle()
-        rate, cpu = command_rate(path, count, jobs, environment)
+        rate, cpu = run()
         rates.append(rate)
         cpus.append(cpu)
         ratios.append(rate / before)
@@ -190,13 +190,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "transcripts.jsonl"
         path.write_bytes(b"\n".join(lines) + b"\n")
-        # One untimed run fills the bytecode cache of command_environment.
+        environment = command_environment(Path(folder))
+        # One untimed run fills the bytecode cache of the environment.
         one = path.with_name("one.jsonl")
         one.write_bytes(lines[0] + b"\n")
-        command_rate(one, 1, 1, command_environment(path.parent))
+        command_rate(one, 1, 1, environment)
         for jobs in sorted({1, cores()}):
             rate, cpu, ratio = command_rounds(
-                path, len(lines), jobs, args.command_rounds, oracle_rate
+                functools.partial(command_rate, path, len(lines), jobs, environment),
+                args.command_rounds,
+                oracle_rate,
             )
             name = f"gaple check --jobs {jobs} ({len(lines)})"
             print(f"{name:<34} {rate:>8.0f} ({ratio:.2f}x) {cpu:>6.0f} CPU us each")
