@@ -366,6 +366,25 @@ def test_an_illegal_last_move_is_never_taken_for_conforming(name: str) -> None:
             state = apply(state, parse_move(item["move"]), item["seat"])
 
 
+@pytest.mark.parametrize("name", ["pagat-4x7", "domino4d", "suwiki-partnership"])
+def test_a_move_written_for_the_wrong_seat_is_never_taken_for_conforming(name: str) -> None:
+    # Each legal move, but one written as played by another seat. The fast replay makes the
+    # moves first and compares the seats after, so it must not take the log; the careful
+    # reading names the step.
+    rules = PRESETS[name].rules
+    data = _spec_transcript(name, 1, offered=False, result=True)
+    for k, item in enumerate(data["actions"]):
+        for seat in range(rules.players):
+            if seat == item["seat"]:
+                continue
+            wrong = copy.deepcopy(data)
+            wrong["actions"][k]["seat"] = seat
+            assert transcript._fast_verdict(wrong) is None, f"step {k + 1}: seat {seat}"
+        verdict = transcript.check_transcript(wrong)
+        assert verdict.divergence is not None
+        assert verdict.divergence.step == k + 1
+
+
 # --- --jobs and --shard ------------------------------------------------------------------------
 
 

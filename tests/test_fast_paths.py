@@ -147,22 +147,9 @@ def test_a_move_fits_exactly_when_it_is_among_the_legal_moves(action: BlockedAct
                     assert fits == (id(own) in legal), (hand, left, right, str(move))
 
 
-def _once(move: Move) -> _Pick:
-    """A pick that chooses ``move`` and then stops."""
-    chosen: list[Move] = []
-
-    def pick(_moves: tuple[Move, ...], _seat: int) -> Move | None:
-        if chosen:
-            return None
-        chosen.append(move)
-        return move
-
-    return pick
-
-
 @pytest.mark.parametrize("name", ["pagat-4x7", "domino4d", "pagat-5x5"])
 def test_following_makes_a_move_exactly_when_apply_accepts_it(name: str) -> None:
-    # gaple check replays a log with _run(follow=True), which checks each move itself: at
+    # gaple check replays a log with _run(follow=moves), which checks each move itself: at
     # every state of some random hands, every move of the tables must be made exactly when
     # apply accepts it, reaching apply's state, and otherwise leave the state as it was.
     rules = PRESETS[name].rules
@@ -170,7 +157,7 @@ def test_following_makes_a_move_exactly_when_apply_accepts_it(name: str) -> None
         state = new_hand(rules, shuffle_deal(rules, seed))
         for made in random_hand(rules, seed).history:
             for move in every_move(rules.max_pip):
-                followed = _run(state, _once(move), follow=True)
+                followed = _run(state, None, follow=iter([move]))
                 if is_legal(state, move):
                     assert followed == apply(state, move), f"seed {seed}: {move}"
                 else:

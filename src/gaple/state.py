@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from attrs import frozen
 
@@ -611,16 +611,20 @@ _Pick = Callable[[tuple[Move, ...], int], Move | None]
 
 
 def _run(  # noqa: PLR0915
-    state: State, pick: _Pick | None, move: Move | None = None, *, follow: bool = False
+    state: State,
+    pick: _Pick | None,
+    move: Move | None = None,
+    *,
+    follow: Iterator[Move] | None = None,
 ) -> State:
-    """The state after ``move`` if given, then after each move ``pick`` chooses, until the
-    hand ends or ``pick`` (or its absence) stops: the one place where a move changes a hand.
+    """The state after ``move`` if given, then after each move ``pick`` chooses (or each of
+    ``follow``), until the hand ends or the moves run out: the one place where a move changes
+    a hand.
 
     Every move must be legal: ``move`` checked by :func:`verify`, and ``pick`` choosing among
-    the moves it is given (:func:`legal_moves`). With ``follow``, ``pick`` is given no moves
-    and the move it chooses is checked here instead (:func:`_fits`, cheaper than building
-    every legal move): the run stops before the first that is not legal, with that seat to
-    act. The hand ends at once when the mover has no
+    the moves it is given (:func:`legal_moves`). The moves of ``follow`` are checked here
+    instead (:func:`_fits`, cheaper than building every legal move): the run stops before the
+    first that is not legal, with that seat to act. The hand ends at once when the mover has no
     tiles left (``end.out``) or, after a tile is put down, when no seat holding tiles can
     place (``end.blocked``). Between the states it returns it plays on bitsets and lists, so
     that playing out a hand builds one state, not one per action.
@@ -646,10 +650,10 @@ def _run(  # noqa: PLR0915
     ending = None
     while True:
         if move is None:
-            if pick is None:
+            if follow is not None:
+                move = next(follow, None)
+            elif pick is None:
                 break
-            if follow:
-                move = pick((), seat)
             elif middle:
                 move = pick(_moves_on(tables, rules, hands[seat], suit[left], suit[right]), seat)
             else:
@@ -657,7 +661,7 @@ def _run(  # noqa: PLR0915
             if move is None:
                 break
         made, kind, bit, low, high = effect_of(id(move)) or effects[id(tables.own(move))]
-        if follow and not (
+        if follow is not None and not (
             _fits(kind, bit, hands[seat], suit[left], suit[right], rules=rules)
             if middle
             else kind == _LEADS

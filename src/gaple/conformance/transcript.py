@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -616,13 +617,57 @@ def _fast_verdict(data: JSON) -> Verdict | None:
     if state is None:
         return None
     notation = _notation(state.rules.max_pip)
+    text = notation.text
+    written = _written(actions, notation.move)
+    if written is not None:
+        # No moves offered to compare: _run need not build the legal moves, it checks each
+        # move itself and stops before the first it does not allow, which leaves the history
+        # short. The seats are compared once the moves are made.
+        moves, seats = written
+        state = _run(state, None, follow=iter(moves))
+        if len(state.history) != len(moves) or list(map(_seat, state.history)) != seats:
+            return None
+    else:
+        state = _offered_run(state, actions, notation)
+        if state is None:
+            return None
+    if "offered" in data and not _same_moves(data["offered"], legal_moves(state), text):
+        return None
+    for name in _OBSERVED:
+        if name in data and not _observed(state, name, data[name]):
+            return None
+    return _fast_result(data.get("result"), state, len(actions))
+
+
+_seat = operator.attrgetter("seat")
+_MOVE_KEYS = frozenset({"seat", "move"})
+
+
+def _written(
+    actions: list[JSON], move_of: Mapping[str, Move]
+) -> tuple[list[Move], list[int]] | None:
+    """The moves and seats of ``actions`` if each is written canonically and offers no moves."""
+    moves = []
+    seats = []
+    for item in actions:
+        if type(item) is not dict or not item.keys() <= _MOVE_KEYS:
+            return None
+        move = item.get("move")
+        seat = item.get("seat")
+        if type(move) is not str or type(seat) is not int or move not in move_of:
+            return None
+        moves.append(move_of[move])
+        seats.append(seat)
+    return moves, seats
+
+
+def _offered_run(state: State, actions: list[JSON], notation: _Notation) -> State | None:
+    """The state after ``actions`` if each is written canonically, is among the legal moves
+    and offers exactly them (when it lists them), and the hand takes them all; else ``None``."""
     move_of = notation.move
     text = notation.text
     taken = 0  # the actions read so far
     conforming = True
-    # Without the moves offered to compare, _run need not build the legal moves: it checks
-    # each move itself (follow), and stops before the first it does not allow.
-    follow = not any(type(item) is dict and "offered" in item for item in actions)
 
     def pick(moves: tuple[Move, ...], seat: int) -> Move | None:
         """The transcript's next move, if it is written canonically and is legal."""
@@ -639,8 +684,6 @@ def _fast_verdict(data: JSON) -> Verdict | None:
         if move is None or item.get("seat") != seat or type(item["seat"]) is not int:
             conforming = False
             return None
-        if follow:
-            return move
         # By identity: `in` would call the moves' __eq__ on every move before a match.
         for legal in moves:
             if legal is move:
@@ -653,17 +696,9 @@ def _fast_verdict(data: JSON) -> Verdict | None:
             return None
         return move
 
-    state = _run(state, pick, follow=follow)
-    # Anything else, including a move _run refused (it was taken but not made) and actions
-    # after the end of the hand, the careful reading words.
-    if not conforming or taken != len(actions) or len(state.history) != taken:
-        return None
-    if "offered" in data and not _same_moves(data["offered"], legal_moves(state), text):
-        return None
-    for name in _OBSERVED:
-        if name in data and not _observed(state, name, data[name]):
-            return None
-    return _fast_result(data.get("result"), state, len(actions))
+    state = _run(state, pick)
+    # Anything else, including actions after the end of the hand, the careful reading words.
+    return state if conforming and taken == len(actions) else None
 
 
 def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:
