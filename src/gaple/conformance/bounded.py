@@ -27,7 +27,7 @@ from attrs import frozen
 
 from gaple.conformance.escape import printable
 
-__all__ = ["LIMITS", "Limits", "Refused", "parse", "read"]
+__all__ = ["LIMITS", "Limits", "Refused", "exact_key", "parse", "read"]
 
 
 @frozen
@@ -153,6 +153,24 @@ _EXACT_NUMBER = 19
 may be) as a float, where json.loads keeps it exact."""
 _UNDECIDED = object()
 """What :func:`_decoded_quickly` returns when json.loads must decide."""
+
+
+def exact_key(value: Any) -> bytes | str:
+    """A key of a decoded value (JSON has no NaN or infinity, which orjson would write as
+    null), equal to another's only when the two are the same JSON value, where Python's ==
+    is not so strict (``true == 1``, ``2.0 == 2``) and a dict or
+    list cannot be hashed: compact JSON from orjson (a tuple written as an array), else
+    ``repr``.
+
+    >>> exact_key([1, 2]) == exact_key([1, 2.0]), exact_key({"a": True}) == exact_key({"a": 1})
+    (False, False)
+    """
+    if _COMPILED is not None:
+        try:
+            return _COMPILED[1](value)
+        except TypeError:  # orjson's refusal of an integer past 64 bits, a lone surrogate
+            pass
+    return repr(value)
 
 
 def _decoded_quickly(raw: bytes) -> Any:

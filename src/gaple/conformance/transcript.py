@@ -20,6 +20,7 @@ from typing import Any
 
 from attrs import frozen
 
+from gaple.conformance.bounded import exact_key
 from gaple.conformance.cases import result_json
 from gaple.conformance.compare import compare_result, legal_difference
 from gaple.deal import InvalidDeal, _sorted_deal
@@ -483,8 +484,8 @@ def _notation(max_pip: int) -> _Notation:
     )
 
 
-_RULES_CACHE: dict[str, Ruleset] = {}
-"""Rulesets read by rules_from_json, by the repr of their JSON (a log repeats a few)."""
+_RULES_CACHE: dict[bytes | str, Ruleset] = {}
+"""Rulesets read by rules_from_json, by the exact key of their JSON (a log repeats a few)."""
 _ACTION_KEYS = frozenset({"seat", "move", "offered"})
 
 
@@ -492,7 +493,7 @@ def _fast_rules(raw: JSON) -> Ruleset | None:
     if type(raw) is not dict:
         return None
     try:
-        key = repr(raw)
+        key = exact_key(raw)
     except RecursionError:  # nested deeper than any reader of gaple lets through
         return None
     rules = _RULES_CACHE.get(key)
@@ -600,8 +601,8 @@ def _observed(state: State, name: str, claimed: JSON) -> bool:
         spec = None if state.ends is None else list(state.ends)
     else:
         spec = state.to_act if name == "to_act" else _ending(state)
-    # By repr, so that true is not 1 and 2.0 is not 2.
-    return repr(claimed) == repr(spec)
+    # Exactly, so that true is not 1 and 2.0 is not 2.
+    return exact_key(claimed) == exact_key(spec)
 
 
 def _fast_verdict(data: JSON) -> Verdict | None:
@@ -712,12 +713,11 @@ def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:
     if type(claimed) is not dict or state.ending is None:
         return None
     result = dict(zip(_RESULT, _quiet_fields(state), strict=True))
-    for name, value in claimed.items():
-        if name not in result:
-            return None
-        spec = result[name]
-        if repr(value) != repr(list(spec) if type(spec) is tuple else spec):
-            return None
+    if not claimed.keys() <= result.keys():
+        return None
+    spec = {name: list(v) if type(v := result[name]) is tuple else v for name in claimed}
+    if exact_key(claimed) != exact_key(spec):
+        return None
     return Verdict(actions, _ending(state), None, _REPLAYED if result["replay"] else ())
 
 
