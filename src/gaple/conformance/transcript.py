@@ -12,7 +12,6 @@ compared), replays the actions and reports the first divergence.
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import operator
 from collections.abc import Mapping, Sequence
@@ -584,25 +583,22 @@ def _texts(notation: _Notation, masks: tuple[int, ...]) -> list[list[str]]:
     return [[text[i] for i in iter_bits(mask)] for mask in masks]
 
 
-def _observed(state: State, name: str, claimed: JSON) -> bool:
-    """Whether a final field shows what state_to_json writes, in the same JSON types."""
-    if name in ("hands", "discards"):
-        # Lists of strings: == is exact, a string equals only a string.
-        notation = _notation(state.rules.max_pip)
-        masks = state.hand_masks if name == "hands" else state.discard_masks
-        return bool(claimed == _texts(notation, masks))
-    spec: JSON
-    if name == "line":
-        # A list equals only a list, so once == holds the claim is a list of pairs; then only
-        # its numbers can differ in type (true == 1, 2.0 == 2). Faster than comparing reprs.
-        spec = [list(pair) for pair in state.line]
-        return claimed == spec and set(map(type, itertools.chain.from_iterable(claimed))) <= {int}
-    if name == "ends":
-        spec = None if state.ends is None else list(state.ends)
-    else:
-        spec = state.to_act if name == "to_act" else _ending(state)
-    # Exactly, so that true is not 1 and 2.0 is not 2.
-    return exact_key(claimed) == exact_key(spec)
+def _observed(state: State, data: Mapping[str, JSON]) -> bool:
+    """Whether the final fields ``data`` claims show what state_to_json writes, in the same
+    JSON types (true is not 1, 2.0 is not 2): compared as one exact key."""
+    names = [name for name in _OBSERVED if name in data]
+    if not names:
+        return True
+    notation = _notation(state.rules.max_pip)
+    spec: dict[str, JSON] = {
+        "ending": _ending(state),
+        "to_act": state.to_act,
+        "line": list(map(list, state.line)),
+        "ends": None if state.ends is None else list(state.ends),
+        "hands": _texts(notation, state.hand_masks),
+        "discards": _texts(notation, state.discard_masks),
+    }
+    return exact_key([data[name] for name in names]) == exact_key([spec[name] for name in names])
 
 
 def _fast_verdict(data: JSON) -> Verdict | None:
@@ -634,9 +630,8 @@ def _fast_verdict(data: JSON) -> Verdict | None:
             return None
     if "offered" in data and not _same_moves(data["offered"], legal_moves(state), text):
         return None
-    for name in _OBSERVED:
-        if name in data and not _observed(state, name, data[name]):
-            return None
+    if not _observed(state, data):
+        return None
     return _fast_result(data.get("result"), state, len(actions))
 
 
