@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import importlib.metadata
 import json
 import os
 import select
@@ -389,6 +388,8 @@ class ReferenceEngine:
 
 
 def _version() -> str:
+    import importlib.metadata  # noqa: PLC0415 (10 ms to import: only an engine asked needs it)
+
     return importlib.metadata.version("gaple")
 
 
