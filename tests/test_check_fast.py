@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 from collections.abc import Iterator
@@ -25,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checks import every_move
-from gaple.cli import main, sharding
+from gaple.cli import check, main, sharding
 from gaple.conformance import bounded, transcript
 from gaple.conformance.cases import result_json
 from gaple.io import FormatError, state_to_json
@@ -424,23 +425,73 @@ def _log(tmp_path: Path, count: int) -> Path:
 def test_the_output_is_the_same_for_any_number_of_jobs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Longer than two batches (of 64 here, to keep the log short), so that --jobs 2 really
-    # starts workers; the JSON report holds every count and each rule's first line, so equal
-    # reports are equal summaries.
+    # Blocks of 20,000 bytes (about 9 lines) here, to keep the log short, so that --jobs 2
+    # really starts workers; the JSON report holds every count and each rule's first line, so
+    # equal reports are equal summaries.
+    # With --shard the lines go to the workers in batches (of 64 here): they too.
+    monkeypatch.setattr(check, "BLOCK", 20_000)
     monkeypatch.setattr(sharding, "BATCH", 64)
     log = _log(tmp_path, 2 * 64 + 9)
     outputs = []
-    for jobs in ("1", "2", "3"):
-        for form in ("json", "text"):
-            status = main(["check", "--jobs", jobs, "--format", form, str(log)])
-            captured = capsys.readouterr()
-            outputs.append((form, status, captured.out, captured.err))
-    assert outputs[0::2] == [outputs[0]] * 3
-    assert outputs[1::2] == [outputs[1]] * 3
+    for shard in ("1/1", "2/2"):
+        for jobs in ("1", "2", "3"):
+            for form in ("json", "text"):
+                argv = ["check", "--jobs", jobs, "--shard", shard, "--format", form, str(log)]
+                status = main(argv)
+                captured = capsys.readouterr()
+                outputs.append((form, status, captured.out, captured.err))
+    assert outputs[0:6:2] == [outputs[0]] * 3
+    assert outputs[1:6:2] == [outputs[1]] * 3
+    assert outputs[6::2] == [outputs[6]] * 3
+    assert outputs[7::2] == [outputs[7]] * 3
     summary = json.loads(outputs[0][2])[0]
     # 137 lines: k % 11 == 5 for k = 5, 16, ..., 126: 12 invalid; k % 7 == 3 for k = 3, 10,
     # ..., 136: 20 diverge, of which k = 38 and 115 (also k % 11 == 5) are the invalid ones.
     assert (summary["invalid"], summary["diverging"], summary["conforming"]) == (12, 18, 107)
+
+
+_LOG_LINES = [
+    json.dumps(_spec_transcript("domino4d", 2, offered=False, result=True)).encode(),
+    json.dumps(_spec_transcript("domino4d", 3, offered=False, result=False)).encode(),
+    json.dumps({"rules": {}}).encode(),  # invalid: no deal
+    b"{broken",
+    b'{"a": 1',  # the column of the error counts a \r the line end left
+    b"\xff",  # not UTF-8
+    b"",
+    b" \t ",
+    b"\r",
+    b"x" * 2999,  # the limit is 3000 bytes here: at it, and one byte over it (with \r too)
+    b"x" * 3000,
+    b"x" * 3001,
+    b"[" * 2999 + b"\r",
+]
+
+
+@settings(max_examples=300 if CI else 60, deadline=None)
+@given(
+    lines=st.lists(st.tuples(st.sampled_from(_LOG_LINES), st.sampled_from([b"\n", b"\r\n"]))),
+    last_newline=st.booleans(),
+    block=st.sampled_from([1, 7, 100, 2500, 2999, 3000, 3001, 8000, 1 << 20]),
+)
+def test_a_log_read_in_blocks_gives_what_it_gives_read_in_lines(
+    lines: list[tuple[bytes, bytes]], last_newline: bool, block: int
+) -> None:
+    # gaple check reads a log in blocks of whole lines for the workers (without --shard), and
+    # line by line with it: the transcripts counted and every record not conforming, with its
+    # line number, must be the same, whatever the block size, line ends and lines too long.
+    text = b"".join(line + end for line, end in lines)
+    if lines and not last_newline:
+        text = text[: -len(lines[-1][1])]
+    with (
+        mock.patch.object(bounded, "LIMITS", bounded.Limits(max_bytes=3000)),
+        mock.patch.object(check, "BLOCK", block),
+    ):
+        by_line = [check._line_record(line) for line in check._lines(io.BytesIO(text))]
+        by_block = [check._block_records(b) for b in check._blocks(io.BytesIO(text))]
+    assert sum(count for count, _ in by_block) == len(by_line)
+    assert [r for _, records in by_block for r in records] == [
+        (number, record) for number, record in by_line if record["status"] != "conforms"
+    ]
 
 
 def test_a_shard_takes_every_nth_item_over_all_files(

@@ -2,8 +2,9 @@
 
 A FILE holds one transcript (JSON), or one transcript per line (JSON lines) when its name ends
 in ``.jsonl``, when ``--jsonl`` is given, or when it is ``-`` (standard input). A JSON-lines
-log is read one line at a time, so a log of any length is checked in constant memory, and is
-reported as a summary: the count of each rule broken with its first example, and the totals.
+log is read a block of whole lines at a time (:data:`BLOCK`; one line at a time with
+``--shard``), so a log of any length is checked in constant memory, and is reported as a
+summary: the count of each rule broken with its first example, and the totals.
 
 Exit status: 0 when every transcript conforms, 1 when one does not, 2 when a file or a line
 cannot be read or is not a transcript (one line on standard error gives its line or the JSON
@@ -128,6 +129,11 @@ class _Summary:
     invalid: int = 0
     groups: dict[str, _Group] = field(factory=dict)
 
+    def add_conforming(self, count: int) -> None:
+        """Count ``count`` transcripts that conform."""
+        self.transcripts += count
+        self.conforming += count
+
     def add(self, line: int, record: dict[str, Any]) -> None:
         self.transcripts += 1
         if record["status"] == "conforms":
@@ -241,8 +247,8 @@ _Line = tuple[int, bytes | dict[str, Any]]
 
 
 def _lines(stream: IO[bytes]) -> Iterator[_Line]:
-    """Each non-blank line; a line is read only up to the bounded reader's size limit, the
-    rest of a longer one is skipped unread."""
+    """Each non-blank line, for a shard to pick from; a line is read only up to the bounded
+    reader's size limit, the rest of a longer one is skipped unread."""
     limit = bounded.LIMITS.max_bytes
     number = 0
     while raw := stream.readline(limit + 1):
@@ -305,8 +311,65 @@ def _check_log(name: str, run: _Run) -> _Summary:
 
 
 def _tally(summary: _Summary, stream: IO[bytes], run: _Run) -> None:
-    for number, record in run.workers.map(_line_record, filter(run.owns, _lines(stream))):
-        summary.add(number, record)
+    if run.shard != ALL:
+        # A shard takes lines by their number among every file's transcripts: counted here.
+        for number, record in run.workers.map(_line_record, filter(run.owns, _lines(stream))):
+            summary.add(number, record)
+        return
+    for transcripts, records in run.workers.map(_block_records, _blocks(stream), batch=1):
+        run.items += transcripts
+        summary.add_conforming(transcripts - len(records))
+        for number, record in records:
+            summary.add(number, record)
+
+
+BLOCK = 1 << 20
+"""Bytes of a log per task of the workers, ended at the next line's end (about 500 transcripts
+of a double-six hand): the process that reads the log then hands on blocks, not lines."""
+
+_Block = tuple[int, bytes]
+"""The number of the line before a block's first, and its whole lines."""
+
+
+def _blocks(stream: IO[bytes]) -> Iterator[_Block]:
+    """The log in blocks of whole lines; a line over the bounded reader's size limit is kept
+    only up to one byte past it (enough to refuse it), the rest skipped unread."""
+    limit = bounded.LIMITS.max_bytes
+    before = 0
+    while block := stream.read(BLOCK):
+        if not block.endswith(b"\n"):
+            rest = stream.readline(limit + 1)
+            if len(rest) > limit and not rest.endswith(b"\n"):
+                while (more := stream.readline(limit)) and not more.endswith(b"\n"):
+                    pass
+            block += rest
+        yield before, block
+        before += block.count(b"\n") + (not block.endswith(b"\n"))
+
+
+def _block_records(block: _Block) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
+    """The transcripts of a block (its non-blank lines) and the records of those that do not
+    conform, each with its line's number (run by the workers). A line is refused as too long
+    exactly when :func:`_lines` would refuse it: more than the size limit without its
+    newline."""
+    before, text = block
+    limit = bounded.LIMITS.max_bytes
+    lines = text.split(b"\n")
+    if not lines[-1]:
+        lines.pop()  # the block ends with a newline, not with a line
+    transcripts = 0
+    records = []
+    for number, raw in enumerate(lines, start=before + 1):
+        if len(raw) > limit:
+            record: dict[str, Any] = {"status": "invalid", "error": f"more than {limit} bytes"}
+        elif raw.strip():
+            record = _line_record((number, raw.rstrip(b"\r")))[1]
+        else:
+            continue
+        transcripts += 1
+        if record["status"] != "conforms":
+            records.append((number, record))
+    return transcripts, records
 
 
 def _is_log(name: str, jsonl: bool) -> bool:

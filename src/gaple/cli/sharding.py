@@ -9,6 +9,8 @@ whatever its order of difficulty. The order and content of the output never depe
 from __future__ import annotations
 
 import argparse
+import functools
+import itertools
 import multiprocessing
 import os
 import re
@@ -112,37 +114,36 @@ class Workers:
             self._pool.terminate()
             self._pool.join()
 
-    def map(self, function: Callable[[Item], Out], items: Iterable[Item]) -> Iterator[Out]:
-        """``map(function, items)`` on the workers, in order and lazily.
+    def map(
+        self, function: Callable[[Item], Out], items: Iterable[Item], *, batch: int | None = None
+    ) -> Iterator[Out]:
+        """``map(function, items)`` on the workers, ``batch`` items per task (default
+        :data:`BATCH`), in order and lazily.
 
         Input that fits in one batch is done in this process (starting workers would cost
         more than they save). At most two batches per worker are in flight, so an endless
         input runs in constant memory. ``function`` must be picklable (defined at module level).
         """
+        size = BATCH if batch is None else batch
         source = iter(items)
-        batch = _take(source)
-        if self.jobs == 1 or (len(batch) < BATCH and self._pool is None):
-            while batch:
-                yield from map(function, batch)
-                batch = _take(source)
+        ahead = [_take(source, size), _take(source, size)]
+        if self.jobs == 1 or (not ahead[1] and self._pool is None):
+            yield from map(function, itertools.chain(*ahead, source))
             return
         if self._pool is None:
             self._pool = multiprocessing.get_context().Pool(self.jobs)
+        rest = iter(functools.partial(_take, source, size), [])
         pending: deque[AsyncResult[list[Out]]] = deque()
-        while batch or pending:
-            while batch and len(pending) < 2 * self.jobs:
-                pending.append(self._pool.apply_async(_apply, (function, batch)))
-                batch = _take(source)
+        for part in filter(None, itertools.chain(ahead, rest)):
+            if len(pending) == 2 * self.jobs:
+                yield from pending.popleft().get()
+            pending.append(self._pool.apply_async(_apply, (function, part)))
+        while pending:
             yield from pending.popleft().get()
 
 
-def _take(source: Iterator[Item]) -> list[Item]:
-    batch = []
-    for item in source:
-        batch.append(item)
-        if len(batch) == BATCH:
-            break
-    return batch
+def _take(source: Iterator[Item], size: int) -> list[Item]:
+    return list(itertools.islice(source, size))
 
 
 def _apply(function: Callable[[Item], Out], batch: list[Item]) -> list[Out]:
