@@ -2,7 +2,7 @@
 
 A FILE holds one transcript (JSON), or one transcript per line (JSON lines) when its name ends
 in ``.jsonl``, when ``--jsonl`` is given, or when it is ``-`` (standard input). A JSON-lines
-log is read a block of whole lines at a time (:data:`BLOCK`; one line at a time with
+log is read a block of whole lines at a time (``BLOCK``, 1 MiB; one line at a time with
 ``--shard``), so a log of any length is checked in constant memory, and is reported as a
 summary: the count of each rule broken with its first example, and the totals.
 

@@ -118,7 +118,7 @@ class Workers:
         self, function: Callable[[Item], Out], items: Iterable[Item], *, batch: int | None = None
     ) -> Iterator[Out]:
         """``map(function, items)`` on the workers, ``batch`` items per task (default
-        :data:`BATCH`), in order and lazily.
+        ``BATCH``), in order and lazily.
 
         Input that fits in one batch is done in this process (starting workers would cost
         more than they save). At most two batches per worker are in flight, so an endless

@@ -179,7 +179,7 @@ def _decoded_quickly(raw: bytes) -> Any:
     differ from json.loads on it.
 
     ``raw`` has passed :func:`_within`, so it holds no backslash and no number of more than
-    :data:`_EXACT_NUMBER` characters. orjson keeps the last of two equal keys, as json.loads
+    ``_EXACT_NUMBER`` characters. orjson keeps the last of two equal keys, as json.loads
     does; so the keys decoded are counted as the colons orjson writes back, each key's own
     plus those in strings. A lost key takes at least its own colon with it, and writing back
     adds no colon unless one was escaped (``\\u003a``, a backslash): equal counts mean no key
