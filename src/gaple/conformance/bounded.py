@@ -156,11 +156,11 @@ _UNDECIDED = object()
 
 
 def exact_key(value: Any) -> bytes | str:
-    """A key of a decoded value (JSON has no NaN or infinity, which orjson would write as
-    null), equal to another's only when the two are the same JSON value, where Python's ==
-    is not so strict (``true == 1``, ``2.0 == 2``) and a dict or
-    list cannot be hashed: compact JSON from orjson (a tuple written as an array), else
-    ``repr``.
+    """A key of a decoded value, equal to another's only when the two are the same JSON value
+    (in the same key order), where Python's == is not so strict (``true == 1``, ``2.0 == 2``)
+    and a dict or list cannot be hashed: compact JSON from orjson (a tuple written as an
+    array), else ``repr``. A decoded value holds no NaN or infinity, which orjson writes as
+    ``null``.
 
     >>> exact_key([1, 2]) == exact_key([1, 2.0]), exact_key({"a": True}) == exact_key({"a": 1})
     (False, False)
