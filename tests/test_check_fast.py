@@ -359,11 +359,13 @@ def test_a_half_in_the_line_written_as_true_or_false_is_invalid() -> None:
         transcript.check_transcript(data)
 
 
+@pytest.mark.parametrize("offered", [False, True], ids=["follow", "offered"])
 @pytest.mark.parametrize("name", ["pagat-4x7", "domino4d"])
-def test_an_illegal_last_move_is_never_taken_for_conforming(name: str) -> None:
+def test_an_illegal_last_move_is_never_taken_for_conforming(name: str, offered: bool) -> None:
     # A log that ends on an illegal move and claims nothing after it: only the move itself
-    # can diverge. The fast path replays it without building the legal moves (_run checks
-    # each move), so it must see the move refused and leave the transcript to the careful
+    # can diverge. Without the moves offered the fast path replays it without building the
+    # legal moves (_run checks each move); with them, listed right, it must still find the
+    # move among the legal ones. Either way it must leave the transcript to the careful
     # reading, which names the move at its step.
     rules = PRESETS[name].rules
     for seed in range(3):
@@ -373,8 +375,11 @@ def test_an_illegal_last_move_is_never_taken_for_conforming(name: str) -> None:
         state = new_hand(rules, hand.deal)
         for k, item in enumerate(actions):
             illegal = [m for m in every_move(rules.max_pip) if not is_legal(state, m)]
+            last: dict[str, JSON] = {"seat": item["seat"]}
+            if offered:
+                last["offered"] = [str(m) for m in legal_moves(state)]
             for move in illegal:
-                cut = {**data, "actions": [*actions[:k], {"seat": item["seat"], "move": str(move)}]}
+                cut = {**data, "actions": [*actions[:k], {**last, "move": str(move)}]}
                 for field in ("to_act", "line", "ends", "hands", "discards", "ending"):
                     del cut[field]
                 assert transcript._fast_verdict(cut) is None, f"seed {seed}, step {k + 1}: {move}"

@@ -616,18 +616,19 @@ def _fast_verdict(data: JSON) -> Verdict | None:
     notation = _notation(state.rules.max_pip)
     text = notation.text
     written = _written(actions, notation.move)
-    if written is not None:
-        # No moves offered to compare: _run need not build the legal moves, it checks each
-        # move itself and stops before the first it does not allow, which leaves the history
-        # short. The seats are compared once the moves are made.
-        moves, seats = written
-        state = _run(state, None, follow=iter(moves))
-        if len(state.history) != len(moves) or list(map(_seat, state.history)) != seats:
-            return None
-    else:
-        state = _offered_run(state, actions, notation)
-        if state is None:
-            return None
+    if written is None:
+        return None
+    moves, seats, offers = written
+    # Without moves offered to compare, _run need not build the legal moves: it checks each
+    # move itself. Either way the run stops before the first move it does not take, which
+    # leaves the history short of the seats written (compared once the moves are made).
+    state = (
+        _offered_run(state, actions, moves, text)
+        if offers
+        else _run(state, None, follow=iter(moves))
+    )
+    if list(map(_seat, state.history)) != seats:
+        return None
     if "offered" in data and not _same_moves(data["offered"], legal_moves(state), text):
         return None
     if not _observed(state, data):
@@ -636,17 +637,18 @@ def _fast_verdict(data: JSON) -> Verdict | None:
 
 
 _seat = operator.attrgetter("seat")
-_MOVE_KEYS = frozenset({"seat", "move"})
 
 
 def _written(
     actions: list[JSON], move_of: Mapping[str, Move]
-) -> tuple[list[Move], list[int]] | None:
-    """The moves and seats of ``actions`` if each is written canonically and offers no moves."""
+) -> tuple[list[Move], list[int], bool] | None:
+    """The moves and seats of ``actions`` if each is written canonically, and whether any
+    lists the moves offered."""
     moves = []
     seats = []
+    offers = False
     for item in actions:
-        if type(item) is not dict or not item.keys() <= _MOVE_KEYS:
+        if type(item) is not dict or not item.keys() <= _ACTION_KEYS:
             return None
         move = item.get("move")
         seat = item.get("seat")
@@ -654,47 +656,30 @@ def _written(
             return None
         moves.append(move_of[move])
         seats.append(seat)
-    return moves, seats
+        offers = offers or "offered" in item
+    return moves, seats, offers
 
 
-def _offered_run(state: State, actions: list[JSON], notation: _Notation) -> State | None:
-    """The state after ``actions`` if each is written canonically, is among the legal moves
-    and offers exactly them (when it lists them), and the hand takes them all; else ``None``."""
-    move_of = notation.move
-    text = notation.text
-    taken = 0  # the actions read so far
-    conforming = True
+def _offered_run(
+    state: State, actions: list[JSON], moves: list[Move], text: Mapping[int, str]
+) -> State:
+    """The state after ``moves``, the moves of ``actions``, while each is among the legal
+    moves and, where its action lists the moves offered, those are exactly the legal ones."""
+    steps = zip(actions, moves, strict=True)
 
-    def pick(moves: tuple[Move, ...], seat: int) -> Move | None:
-        """The transcript's next move, if it is written canonically and is legal."""
-        nonlocal taken, conforming
-        if taken == len(actions):
+    def pick(legal: tuple[Move, ...], _seat: int) -> Move | None:
+        step = next(steps, None)
+        if step is None:
             return None
-        item = actions[taken]
-        taken += 1
-        if type(item) is not dict or not item.keys() <= _ACTION_KEYS:
-            conforming = False
-            return None
-        written = item.get("move")
-        move = move_of.get(written) if type(written) is str else None
-        if move is None or item.get("seat") != seat or type(item["seat"]) is not int:
-            conforming = False
-            return None
+        item, move = step
         # By identity: `in` would call the moves' __eq__ on every move before a match.
-        for legal in moves:
-            if legal is move:
-                break
-        else:
-            conforming = False
+        if not any(option is move for option in legal):
             return None
-        if "offered" in item and not _same_moves(item["offered"], moves, text):
-            conforming = False
+        if "offered" in item and not _same_moves(item["offered"], legal, text):
             return None
         return move
 
-    state = _run(state, pick)
-    # Anything else, including actions after the end of the hand, the careful reading words.
-    return state if conforming and taken == len(actions) else None
+    return _run(state, pick)
 
 
 def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:
