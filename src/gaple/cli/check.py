@@ -265,14 +265,17 @@ def _lines(stream: IO[bytes]) -> Iterator[_Line]:
 def _line_record(line: _Line) -> tuple[int, dict[str, Any]]:
     """The record of one line (run by the workers)."""
     number, text = line
-    if isinstance(text, dict):
-        return number, text
+    return number, text if isinstance(text, dict) else _text_record(text)
+
+
+def _text_record(text: bytes) -> dict[str, Any]:
+    """The record of a line's text."""
     try:
         data = bounded.parse(text)
     except bounded.Refused as error:
         # The line number is the log's; the reader's own is always 1 here.
-        return number, {"status": "invalid", "error": error.message}
-    return number, _check(data)
+        return {"status": "invalid", "error": error.message}
+    return _check(data)
 
 
 @define
@@ -363,7 +366,7 @@ def _block_records(block: _Block) -> tuple[int, list[tuple[int, dict[str, Any]]]
         if len(raw) > limit:
             record: dict[str, Any] = {"status": "invalid", "error": f"more than {limit} bytes"}
         elif raw.strip():
-            record = _line_record((number, raw.rstrip(b"\r")))[1]
+            record = _text_record(raw.rstrip(b"\r"))
         else:
             continue
         transcripts += 1
