@@ -114,6 +114,27 @@ def test_splitmix64_below_is_the_output_modulo_the_bound() -> None:
     assert SplitMix64(0).below(28) == 0xE220A8397B1DCDAF % 28
 
 
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=0, max_value=80))
+def test_splitmix64_take_gives_the_outputs_of_as_many_next_calls(seed: int, count: int) -> None:
+    # take computes the outputs side by side in one integer; next is the published algorithm.
+    batch, one_by_one = SplitMix64(seed), SplitMix64(seed)
+    assert batch.take(count) == [one_by_one.next() for _ in range(count)]
+    # ... and leaves the generator where those calls leave it.
+    assert batch.next() == one_by_one.next()
+
+
+@given(rulesets(), st.integers(min_value=0, max_value=2**64 - 1))
+def test_shuffle_deal_follows_its_documented_steps(rules: Ruleset, seed: int) -> None:
+    # Steps 1 to 4 of shuffle_deal's docstring, one call of below per draw.
+    rng = SplitMix64(seed)
+    order = list(tile_set(rules.max_pip).tiles)
+    for i in range(len(order) - 1, 0, -1):
+        j = rng.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    expected = deal_in_order(rules, order, first_seat=rng.below(rules.players))
+    assert shuffle_deal(rules, seed) == expected
+
+
 def test_the_same_seed_gives_the_same_deal() -> None:
     for name in PRESETS:
         rules = ruleset(name)
