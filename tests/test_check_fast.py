@@ -175,6 +175,52 @@ def test_orjson_reads_every_number_as_json_does(literal: str) -> None:
     _same_without_orjson(f'[{literal}, {{"n": {literal}}}]')
 
 
+def _lenient(document: bytes) -> str:
+    try:
+        return repr(bounded.loads(document))
+    except (ValueError, RecursionError) as error:
+        return type(error).__name__
+
+
+def _lenient_as_json_loads(document: bytes) -> None:
+    # An engine's reply: json.loads of its text, bad bytes replaced, orjson or not.
+    try:
+        expected = repr(json.loads(document.decode("utf-8", errors="replace")))
+    except ValueError:
+        expected = "JSONDecodeError"
+    assert _lenient(document) == expected
+    with mock.patch.object(bounded, "_COMPILED", None):
+        assert _lenient(document) == expected
+
+
+_REPLY_PIECES = _DECODER_PIECES.map(lambda piece: piece.encode("utf-8", "surrogatepass")) | (
+    st.sampled_from([b"\xff", b"\xc3", b"\xc3\xa9"])  # never UTF-8, cut short, and an e-acute
+)
+
+
+@settings(max_examples=5000 if CI else 500)
+@given(st.lists(_REPLY_PIECES, max_size=30).map(b"".join))
+def test_a_reply_is_read_as_json_loads_reads_it(document: bytes) -> None:
+    _lenient_as_json_loads(document)
+
+
+@settings(max_examples=2000 if CI else 200)
+@given(_JSON_VALUES)
+def test_a_request_line_is_ascii_json_of_the_request(value: JSON) -> None:
+    line = bounded.json_line(value)
+    assert line.isascii()
+    assert line.index(b"\n") == len(line) - 1
+    assert repr(json.loads(line)) == repr(value)
+    with mock.patch.object(bounded, "_COMPILED", None):
+        assert bounded.json_line(value) == (json.dumps(value) + "\n").encode()
+
+
+def test_a_reply_is_decoded_by_orjson() -> None:
+    reply = json.dumps({"type": "state", "line": [[0, 3], [3, 5]], "legal": ["pass"]})
+    with mock.patch.object(json, "loads", side_effect=AssertionError("json.loads was called")):
+        assert bounded.loads(reply.encode())["line"] == [[0, 3], [3, 5]]
+
+
 @pytest.mark.parametrize(
     "document",
     [

@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, Protocol
 
+from gaple.conformance import bounded
 from gaple.conformance.cases import LEVELS, observe, result_json
 from gaple.conformance.escape import printable
 from gaple.conformance.schemas import BATCHED, PROTOCOL_SCHEMAS, REPLY_TO
@@ -226,7 +227,7 @@ class SubprocessEngine:
             self.validator.check(str(kind), message)
         deadline = time.monotonic() + self.timeout
         try:
-            self._send((json.dumps(message) + "\n").encode(), deadline)
+            self._send(bounded.json_line(message), deadline)
         except TimeoutError:
             self.kill()
             msg = f"the engine did not read {kind!r} within {self.timeout:g} s (killed)"
@@ -237,7 +238,7 @@ class SubprocessEngine:
             raise EngineError(msg) from None
         line = self._reply_line(kind, deadline)
         try:
-            reply = json.loads(line.decode("utf-8", errors="replace"))
+            reply = bounded.loads(line)
         except (ValueError, RecursionError):  # not JSON, an integer too long, nested too deep
             self.kill()
             msg = f"unreadable reply to {kind!r} (not JSON): {_shown(line)}"
