@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -332,3 +335,31 @@ def test_docs_readmes_and_vectors_cite_only_public_pages() -> None:
 def test_preset_citations_cite_only_public_pages() -> None:
     notes = [c.note for preset in PRESETS.values() for c in preset.citations.values()]
     assert [note for note in notes if INTERNAL.search(note)] == []
+
+
+def test_the_top_level_help_names_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert all(name in out for name in cli.SUBCOMMANDS)
+
+
+@pytest.mark.parametrize("name", ["check", "play"])
+def test_a_subcommand_imports_no_other_subcommand(name: str) -> None:
+    # The start of a command: `gaple check` on a log of 20,000 hands used to spend a fifth of
+    # its start importing the others (the runner, the renderer, the vectors).
+    probe = (
+        "import sys\n"
+        "from gaple.cli import main\n"
+        "try:\n"
+        f"    main([{name!r}, '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('gaple.cli.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    loaded = ast.literal_eval(out.splitlines()[-1])
+    assert f"gaple.cli.{name}" in loaded
+    assert not {f"gaple.cli.{other}" for other in cli.SUBCOMMANDS if other != name} & set(loaded)

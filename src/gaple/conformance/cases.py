@@ -43,6 +43,7 @@ __all__ = [
     "CASE_FORMAT",
     "LEVELS",
     "LINE_ERRORS",
+    "STATUSES",
     "ScenarioError",
     "Step",
     "build_case",
@@ -58,6 +59,9 @@ CASE_FORMAT = 1
 
 LEVELS: tuple[str, ...] = ("line", "turns", "count", "points", "rules")
 """The levels an engine can be checked at, from the line up to the points, then the reasons."""
+
+STATUSES = ("passed", "failed", "skipped", "errored")
+"""Every way a case can end when an engine plays it."""
 
 LINE_ERRORS = frozenset({"line-started", "lead-required", "no-match", "illegal-lead"})
 """Error codes of the ``line`` level (leads and placements); the others are ``turns``

@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 from typing import IO, Any
 
 from gaple import __version__
-from gaple.conformance.cases import LEVELS
+from gaple.conformance.cases import LEVELS, STATUSES
 from gaple.conformance.escape import printable
-from gaple.conformance.runner import STATUSES, CaseOutcome, EngineInfo, Summary
+from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary
 from gaple.conformance.summary import docs_link
 
 __all__ = ["JsonLinesReport", "Progress", "junit_xml", "summary_text"]

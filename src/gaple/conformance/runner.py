@@ -39,9 +39,6 @@ __all__ = ["CaseOutcome", "EngineInfo", "Summary", "ask", "hello", "run_case", "
 
 JSON = Any
 
-STATUSES = ("passed", "failed", "skipped", "errored")
-"""Every way a case can end."""
-
 PLAYING_LEVELS = ("line", "turns")
 """Levels an engine needs to play a case at all; count and points are only compared."""
 

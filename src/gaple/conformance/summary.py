@@ -24,8 +24,8 @@ from typing import Any
 from attrs import frozen
 
 from gaple.conformance.bounded import Limits, Refused, parse, read
+from gaple.conformance.cases import STATUSES
 from gaple.conformance.escape import printable
-from gaple.conformance.runner import STATUSES
 from gaple.io import FormatError, state_from_json
 from gaple.registry import RULES, rule_url
 from gaple.render import state_svg
