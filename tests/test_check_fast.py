@@ -244,7 +244,7 @@ def test_a_transcript_is_decoded_by_orjson() -> None:
         assert bounded.parse(line)["format"] == 1
 
 
-@pytest.mark.parametrize("compiled", [True, False], ids=["orjson", "repr"])
+@pytest.mark.parametrize("compiled", [True, False], ids=["orjson", "json"])
 @pytest.mark.parametrize(
     ("one", "other"),
     [(True, 1), (2, 2.0), ([0, 1], [False, True]), ({"a": None}, {"a": 0}), ((1, 2), [1, 3])],
@@ -255,8 +255,16 @@ def test_exact_keys_tell_apart_what_json_tells_apart(
     with mock.patch.object(bounded, "_COMPILED", bounded._COMPILED if compiled else None):
         assert bounded.exact_key(one) != bounded.exact_key(other)
         assert bounded.exact_key(one) == bounded.exact_key(copy.deepcopy(one))
-    # Past 64 bits orjson refuses: the key falls back on repr, and is still exact.
+    # Past 64 bits orjson refuses: the key falls back on json.dumps, and is still exact.
     assert bounded.exact_key([2**64]) != bounded.exact_key([float(2**64)])
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["orjson", "json"])
+def test_a_tuple_has_the_key_of_the_array_it_is_written_as(compiled: bool) -> None:
+    # The fast path compares a transcript's line, a list of lists, with the state's tuples.
+    with mock.patch.object(bounded, "_COMPILED", bounded._COMPILED if compiled else None):
+        assert bounded.exact_key([[0, 3], [3, 5]]) == bounded.exact_key(((0, 3), (3, 5)))
+        assert bounded.exact_key({"ends": [0, 5]}) == bounded.exact_key({"ends": (0, 5)})
 
 
 def test_an_integer_past_64_bits_stays_exact() -> None:
@@ -287,12 +295,12 @@ def _spec_transcript(name: str, seed: int, *, offered: bool, result: bool) -> di
     return data
 
 
-@pytest.mark.parametrize("compiled", [True, False], ids=["orjson", "repr"])
+@pytest.mark.parametrize("compiled", [True, False], ids=["orjson", "json"])
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_the_spec_hands_take_the_fast_path_and_conform(name: str, compiled: bool) -> None:
     # The spec's own hands conform, by definition; the fast path must take every one of them
     # (else it saves nothing) and agree with the careful reading, with orjson's exact keys
-    # and with repr's (where orjson is not installed).
+    # and with json.dumps's (where orjson is not installed).
     for seed in range(40):
         data = _spec_transcript(name, seed, offered=seed % 2 == 0, result=seed % 3 != 0)
         with mock.patch.object(bounded, "_COMPILED", bounded._COMPILED if compiled else None):

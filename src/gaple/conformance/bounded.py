@@ -177,19 +177,22 @@ _UNDECIDED = object()
 def exact_key(value: Any) -> bytes | str:
     """A key of a decoded value, equal to another's only when the two are the same JSON value
     (in the same key order), where Python's == is not so strict (``true == 1``, ``2.0 == 2``)
-    and a dict or list cannot be hashed: compact JSON from orjson (a tuple written as an
-    array), else ``repr``. A decoded value holds no NaN or infinity, which orjson writes as
-    ``null``.
+    and a dict or list cannot be hashed: compact JSON from orjson, else from json.dumps (each
+    writes a tuple as an array, so the spec's tuples need no copying into lists). A decoded
+    value holds no NaN or infinity, which orjson writes as ``null``.
 
     >>> exact_key([1, 2]) == exact_key([1, 2.0]), exact_key({"a": True}) == exact_key({"a": 1})
     (False, False)
+    >>> exact_key([[0, 3], [3, 5]]) == exact_key(((0, 3), (3, 5)))
+    True
     """
     if _COMPILED is not None:
         try:
             return _COMPILED[1](value)
         except TypeError:  # orjson's refusal of an integer past 64 bits, a lone surrogate
             pass
-    return repr(value)
+    # A str, never equal to orjson's bytes: a value orjson refuses differs from any it writes.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def json_line(value: Any) -> bytes:

@@ -593,8 +593,8 @@ def _observed(state: State, data: Mapping[str, JSON]) -> bool:
     spec: dict[str, JSON] = {
         "ending": _ending(state),
         "to_act": state.to_act,
-        "line": list(map(list, state.line)),
-        "ends": None if state.ends is None else list(state.ends),
+        "line": state.line,
+        "ends": state.ends,
         "hands": _texts(notation, state.hand_masks),
         "discards": _texts(notation, state.discard_masks),
     }
@@ -695,8 +695,7 @@ def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:
     result = dict(zip(_RESULT, _quiet_fields(state), strict=True))
     if not claimed.keys() <= result.keys():
         return None
-    spec = {name: list(v) if type(v := result[name]) is tuple else v for name in claimed}
-    if exact_key(claimed) != exact_key(spec):
+    if exact_key(claimed) != exact_key({name: result[name] for name in claimed}):
         return None
     return Verdict(actions, _ending(state), None, _REPLAYED if result["replay"] else ())
 
