@@ -401,6 +401,18 @@ def test_values_of_the_wrong_type_are_invalid_even_when_python_finds_them_equal(
         transcript.check_transcript(data)
 
 
+@pytest.mark.parametrize("offered", [False, True])
+def test_an_action_with_a_key_of_its_own_is_invalid(offered: bool) -> None:
+    # The fast path reads an action of two keys without looking at their names (the move and
+    # the seat are there, so the two are those); a third must be "offered", and a fourth is
+    # never allowed.
+    data = _spec_transcript("pagat-4x7", 3, offered=offered, result=True)
+    data["actions"][2]["note"] = "mine"
+    assert transcript._fast_verdict(data) is None
+    with pytest.raises(FormatError, match=r"actions\[2\]\.note: unknown key"):
+        transcript.check_transcript(data)
+
+
 def test_a_half_in_the_line_written_as_true_or_false_is_invalid() -> None:
     # A 0 or 1 in the line written as false or true is equal in Python, not in JSON: the fast
     # path's comparison of the line must see the type (this fails if it only uses ==).

@@ -648,15 +648,21 @@ def _written(
     seats = []
     offers = False
     for item in actions:
-        if type(item) is not dict or not item.keys() <= _ACTION_KEYS:
+        if type(item) is not dict:
             return None
-        move = item.get("move")
+        text = item.get("move")
         seat = item.get("seat")
-        if type(move) is not str or type(seat) is not int or move not in move_of:
+        if type(text) is not str or type(seat) is not int:
             return None
-        moves.append(move_of[move])
+        move = move_of.get(text)
+        if move is None:
+            return None
+        if len(item) != 2:  # more keys than the move and the seat: only "offered" may be one
+            if not item.keys() <= _ACTION_KEYS:
+                return None
+            offers = True
+        moves.append(move)
         seats.append(seat)
-        offers = offers or "offered" in item
     return moves, seats, offers
 
 
