@@ -69,10 +69,12 @@ _NOT_NUMBERS = frozenset({"NaN", "Infinity"})
 """The words json.loads accepts although JSON has no such numbers; other words it refuses."""
 
 _SKELETON = b'[]{}"\\\n'
-"""What :func:`_within` keeps of a document: brackets, and what decides where strings end."""
-_NOT_SKELETON = bytes(sorted(set(range(256)) - set(_SKELETON)))
-_NUMBER_CHARACTERS = bytes(48 if chr(c) in "-+.0123456789eE" else 32 for c in range(256))
-"""A translation table: each character a number token may hold to 0, any other to a space."""
+"""What decides the nesting of a document: brackets, and what decides where strings end."""
+_NUMBER_CHARACTERS = b"-+.0123456789eE"
+_KEPT = bytes(48 if c in _NUMBER_CHARACTERS else c for c in range(256))
+"""A translation table: each character a number token may hold to 0, any other to itself."""
+_NOT_KEPT = bytes(sorted(set(range(256)) - set(_NUMBER_CHARACTERS) - set(_SKELETON)))
+"""What :func:`_within` drops: all but the skeleton and the numbers' characters."""
 
 
 def read(stream: IO[bytes], limits: Limits = LIMITS) -> Any:
@@ -243,26 +245,29 @@ def _within(raw: bytes, limits: Limits) -> bool:
     would (:func:`_decoded_quickly`), found by a few passes in C instead of _scan's token loop
     (a tenth of its time on a transcript); when in doubt ``False``, and _scan and json.loads
     decide. Each test sees a superset of what _scan counts."""
-    if raw.count(b",") >= limits.max_items:
+    # A document of fewer bytes than the items allowed holds fewer commas: no need to count.
+    if len(raw) >= limits.max_items and raw.count(b",") >= limits.max_items:
         return False
     # A search for one letter (memchr) is several times faster than for a word, and most
     # documents hold no capital N or I at all.
     if (b"N" in raw and b"NaN" in raw) or (b"I" in raw and b"Infinity" in raw):
         return False
-    if b"0" * (min(limits.max_number, _EXACT_NUMBER) + 1) in raw.translate(_NUMBER_CHARACTERS):
+    # One pass keeps the skeleton and the numbers' characters, each as a 0. A number's
+    # characters stay side by side, so no long number hides; dropping what lies between
+    # characters of a string can only make a run longer (json.loads then decides, needlessly).
+    kept = raw.translate(_KEPT, _NOT_KEPT)
+    if b"0" * (min(limits.max_number, _EXACT_NUMBER) + 1) in kept:
         return False
-    skeleton = raw.translate(None, _NOT_SKELETON)
-    if b"\\" in skeleton:
-        return False
-    # Without backslashes, and with no newline or bracket between them, two adjacent quotes are
-    # one string for _TOKEN too: what is left once they go are the brackets outside strings.
-    brackets = skeleton.replace(b'""', b"")
+    # Two adjacent quotes (no newline, bracket or backslash between them) are one string for
+    # _TOKEN too: what is left once they go are the brackets outside strings.
+    brackets = kept.translate(None, b"0").replace(b'""', b"")
     if b'"' in brackets:
         return False
     brackets = brackets.replace(b"\n", b"")
     # Each pass removes the innermost empty arrays, or the innermost empty objects: at most one
     # level of nesting (replace does not look again at what its own removals join), so a
     # skeleton that max_depth passes empty nests no deeper. Faster than a regular expression.
+    # No pass removes a backslash, so a document with one is never cleared.
     for empty in itertools.islice(itertools.cycle((b"[]", b"{}")), limits.max_depth):
         if not brackets:
             return True
