@@ -599,7 +599,7 @@ def _counted_and_ranked(
 ) -> tuple[list[_Key], tuple[int, ...], tuple[int, ...]]:
     """The rank keys, counts and ranking of the scoring sets ``masks`` (as bitsets)."""
     keys = _rank_keys(tile_set(rules.max_pip), masks, rules.double_blank_25)
-    return keys, tuple(key[0] for key in keys), _ranked(keys)
+    return keys, tuple([key[0] for key in keys]), _ranked(keys)
 
 
 def _individual(
@@ -609,6 +609,8 @@ def _individual(
     ranked seat wins (``score.rank``) and :func:`settle_counts` settles."""
     winner = ranking[0]
     seat_points = settle_counts(rules.settlement, counts, winner)
+    if not rules.partnership:
+        return winner, seat_points  # each seat is a team of its own
     return winner, tuple(sum(seat_points[s] for s in team) for team in rules.teams)
 
 
