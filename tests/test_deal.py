@@ -123,6 +123,13 @@ def test_splitmix64_take_gives_the_outputs_of_as_many_next_calls(seed: int, coun
     assert batch.next() == one_by_one.next()
 
 
+def test_splitmix64_take_refuses_a_negative_count() -> None:
+    rng = SplitMix64(5)
+    with pytest.raises(ValueError, match="cannot take -1 outputs"):
+        rng.take(-1)
+    assert rng.next() == SplitMix64(5).next()  # and draws nothing
+
+
 @given(rulesets(), st.integers(min_value=0, max_value=2**64 - 1))
 def test_shuffle_deal_follows_its_documented_steps(rules: Ruleset, seed: int) -> None:
     # Steps 1 to 4 of shuffle_deal's docstring, one call of below per draw.

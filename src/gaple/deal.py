@@ -7,9 +7,8 @@ replayed; :func:`shuffle_deal` is only a convenience for producing one from a se
 
 from __future__ import annotations
 
-import array
 import functools
-import sys
+import struct
 from collections.abc import Iterable, Sequence
 
 from attrs import field, frozen
@@ -137,31 +136,35 @@ class SplitMix64:
         draws). A lane's value stays below 2**64 after each mask, and its product with a
         64-bit constant below 2**128, so no step carries into the next lane; the masks also
         drop what a right shift brings down from the lane above.
+
+        Raises:
+            ValueError: ``count`` is negative.
         """
-        ones, lanes, steps = _lanes(count)
+        if count < 0:
+            msg = f"cannot take {count} outputs"
+            raise ValueError(msg)
+        ones, lanes, steps, words = _lanes(count)
         z = (self._state * ones + steps) & lanes
         z = ((z ^ (z >> 30)) & lanes) * 0xBF58476D1CE4E5B9 & lanes
         z = ((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB & lanes
         z ^= z >> 31
-        # Each lane is 16 bytes, little-endian: its output is the first 8 (what the last shift
-        # brought down from the lane above is in the other 8).
-        words = array.array("Q", z.to_bytes(16 * count, "little"))
-        if sys.byteorder == "big":
-            words.byteswap()
+        # Each lane is two little-endian 64-bit words: its output is the first (what the last
+        # shift brought down from the lane above is in the second).
+        outputs = list(words.unpack(z.to_bytes(16 * count, "little"))[::2])
         self._state = (self._state + count * _GAMMA) & _MASK64
-        return words[::2].tolist()
+        return outputs
 
 
 _GAMMA = 0x9E3779B97F4A7C15
 
 
 @functools.cache
-def _lanes(count: int) -> tuple[int, int, int]:
+def _lanes(count: int) -> tuple[int, int, int, struct.Struct]:
     """For :meth:`SplitMix64.take`: 1 in each of ``count`` lanes of 128 bits, 64 one-bits in
-    each, and ``k * gamma`` in lane ``k - 1``."""
+    each, ``k * gamma`` in lane ``k - 1``, and the reader of the lanes' 64-bit words."""
     ones = sum(1 << (128 * k) for k in range(count))
     steps = sum((k + 1) * _GAMMA << (128 * k) for k in range(count))
-    return ones, ones * _MASK64, steps
+    return ones, ones * _MASK64, steps, struct.Struct(f"<{2 * count}Q")
 
 
 def shuffle_deal(rules: Ruleset, seed: int, *, first_seat: int | None = None) -> Deal:
