@@ -156,9 +156,10 @@ class SplitMix64:
 
 
 _GAMMA = 0x9E3779B97F4A7C15
+"""SplitMix64's step between states: 2**64 divided by the golden ratio, rounded down."""
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)  # a shuffle takes one count per size of set
 def _lanes(count: int) -> tuple[int, int, int, struct.Struct]:
     """For :meth:`SplitMix64.take`: 1 in each of ``count`` lanes of 128 bits, 64 one-bits in
     each, ``k * gamma`` in lane ``k - 1``, and the reader of the lanes' 64-bit words."""

@@ -140,11 +140,11 @@ def parse(document: bytes | str, limits: Limits = LIMITS) -> Any:
 
 
 def loads(raw: bytes) -> Any:
-    """``json.loads`` of the text of ``raw`` (UTF-8, a byte that is not read as U+FFFD), with
-    none of :func:`parse`'s limits or refusals: how the runner reads an engine's reply, which
-    is not a user's document. orjson decodes it where :func:`_within` says that it gives the
-    same value, in less than half the time; json.loads decodes the rest, so the value or the
-    error never depends on orjson.
+    """``json.loads`` of the text of ``raw`` (UTF-8, each byte that is not UTF-8 read as
+    U+FFFD), with none of :func:`parse`'s limits or refusals: how the runner reads an engine's
+    reply, which is not a user's document. orjson decodes it where :func:`_within` says that
+    it gives the same value, in less than half the time; json.loads decodes the rest, so the
+    value or the error never depends on orjson.
 
     Raises:
         ValueError: not JSON.
