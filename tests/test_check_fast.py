@@ -544,25 +544,39 @@ _LOG_LINES = [
     last_newline=st.booleans(),
     block=st.sampled_from([1, 7, 100, 2500, 2999, 3000, 3001, 8000, 1 << 20]),
 )
-def test_a_log_read_in_blocks_gives_what_it_gives_read_in_lines(
+def test_a_log_read_in_blocks_gives_what_it_gives_read_whole(
     lines: list[tuple[bytes, bytes]], last_newline: bool, block: int
 ) -> None:
-    # gaple check reads a log in blocks of whole lines for the workers (without --shard), and
-    # line by line with it: the transcripts counted and every record not conforming, with its
-    # line number, must be the same, whatever the block size, line ends and lines too long.
+    # gaple check reads a log in blocks of whole lines, for the workers (without --shard) or
+    # line by line for a shard to pick from. Read as one block (these logs are far below
+    # 1 MiB), no line crosses a block's end: the transcripts counted and every record not
+    # conforming, with its line number, must be the same whatever the block size, line ends
+    # and lines too long (a line over the limit is cut at a block's end, the rest skipped).
     text = b"".join(line + end for line, end in lines)
     if lines and not last_newline:
         text = text[: -len(lines[-1][1])]
-    with (
-        mock.patch.object(bounded, "LIMITS", bounded.Limits(max_bytes=3000)),
-        mock.patch.object(check, "BLOCK", block),
-    ):
-        by_line = [check._line_record(line) for line in check._lines(io.BytesIO(text))]
-        by_block = [check._block_records(b) for b in check._blocks(io.BytesIO(text))]
-    assert sum(count for count, _ in by_block) == len(by_line)
-    assert [r for _, records in by_block for r in records] == [
-        (number, record) for number, record in by_line if record["status"] != "conforms"
-    ]
+    with mock.patch.object(bounded, "LIMITS", bounded.Limits(max_bytes=3000)):
+        whole = [check._block_records(b) for b in check._blocks(io.BytesIO(text))]
+        with mock.patch.object(check, "BLOCK", block):
+            by_line = [check._line_record(line) for line in check._lines(io.BytesIO(text))]
+            by_block = [check._block_records(b) for b in check._blocks(io.BytesIO(text))]
+    assert len(whole) <= 1
+    assert sum(count for count, _ in by_block) == len(by_line) == sum(c for c, _ in whole)
+    expected = [r for _, records in whole for r in records]
+    assert [r for _, records in by_block for r in records] == expected
+    assert [(n, r) for n, r in by_line if r["status"] != "conforms"] == expected
+
+
+@pytest.mark.parametrize("shard", [None, "1/1"])
+def test_a_crlf_line_end_is_not_part_of_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], shard: str | None
+) -> None:
+    # `{"a": 1` is 7 characters: the decoder wants a comma or a closing brace at column 8. A
+    # \r left on the line would be skipped as white space and move that to column 9.
+    log = tmp_path / "crlf.jsonl"
+    log.write_bytes(b'{"a": 1\r\n')
+    assert main(["check", *(["--shard", shard] if shard else []), str(log)]) == 2
+    assert "line 1: not JSON (column 8): Expecting ',' delimiter" in capsys.readouterr().err
 
 
 def test_a_shard_takes_every_nth_item_over_all_files(

@@ -2,9 +2,9 @@
 
 A FILE holds one transcript (JSON), or one transcript per line (JSON lines) when its name ends
 in ``.jsonl``, when ``--jsonl`` is given, or when it is ``-`` (standard input). A JSON-lines
-log is read a block of whole lines at a time (``BLOCK``, 1 MiB; one line at a time with
-``--shard``), so a log of any length is checked in constant memory, and is reported as a
-summary: the count of each rule broken with its first example, and the totals.
+log is read a block of whole lines at a time (``BLOCK``, 1 MiB), so a log of any length is
+checked in constant memory, and is reported as a summary: the count of each rule broken with
+its first example, and the totals.
 
 Exit status: 0 when every transcript conforms, 1 when one does not, 2 when a file or a line
 cannot be read or is not a transcript (one line on standard error gives its line or the JSON
@@ -247,19 +247,9 @@ _Line = tuple[int, bytes | dict[str, Any]]
 
 
 def _lines(stream: IO[bytes]) -> Iterator[_Line]:
-    """Each non-blank line, for a shard to pick from; a line is read only up to the bounded
-    reader's size limit, the rest of a longer one is skipped unread."""
-    limit = bounded.LIMITS.max_bytes
-    number = 0
-    while raw := stream.readline(limit + 1):
-        number += 1
-        if len(raw) > limit and not raw.endswith(b"\n"):
-            while (rest := stream.readline(limit)) and not rest.endswith(b"\n"):
-                pass
-            yield number, {"status": "invalid", "error": f"more than {limit} bytes"}
-            continue
-        if raw.strip():
-            yield number, raw.rstrip(b"\r\n")
+    """Each non-blank line, for a shard to pick from (see :func:`_block_lines`)."""
+    for block in _blocks(stream):
+        yield from _block_lines(block)
 
 
 def _line_record(line: _Line) -> tuple[int, dict[str, Any]]:
@@ -350,25 +340,28 @@ def _blocks(stream: IO[bytes]) -> Iterator[_Block]:
         before += block.count(b"\n") + (not block.endswith(b"\n"))
 
 
-def _block_records(block: _Block) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
-    """The transcripts of a block (its non-blank lines) and the records of those that do not
-    conform, each with its line's number (run by the workers). A line is refused as too long
-    exactly when :func:`_lines` would refuse it: more than the size limit without its
-    newline."""
+def _block_lines(block: _Block) -> Iterator[_Line]:
+    """The non-blank lines of a block with their numbers: each one's text, or the record of a
+    line refused unread, one of more than the bounded reader's size limit without its newline
+    (:func:`_blocks` keeps such a line only up to one byte past the limit)."""
     before, text = block
     limit = bounded.LIMITS.max_bytes
     lines = text.split(b"\n")
     if not lines[-1]:
         lines.pop()  # the block ends with a newline, not with a line
-    transcripts = 0
-    records = []
     for number, raw in enumerate(lines, start=before + 1):
         if len(raw) > limit:
-            record: dict[str, Any] = {"status": "invalid", "error": f"more than {limit} bytes"}
+            yield number, {"status": "invalid", "error": f"more than {limit} bytes"}
         elif raw.strip():
-            record = _text_record(raw.rstrip(b"\r"))
-        else:
-            continue
+            yield number, raw.rstrip(b"\r")
+
+
+def _block_records(block: _Block) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
+    """The transcripts of a block (its non-blank lines) and the records of those that do not
+    conform, each with its line's number (run by the workers)."""
+    transcripts = 0
+    records = []
+    for number, record in map(_line_record, _block_lines(block)):
         transcripts += 1
         if record["status"] != "conforms":
             records.append((number, record))
