@@ -188,11 +188,9 @@ def exact_key(value: Any) -> bytes | str:
     >>> exact_key([[0, 3], [3, 5]]) == exact_key(((0, 3), (3, 5)))
     True
     """
-    if _COMPILED is not None:
-        try:
-            return _COMPILED[1](value)
-        except TypeError:  # orjson's refusal of an integer past 64 bits, a lone surrogate
-            pass
+    compact = _compact(value)
+    if compact is not None:
+        return compact
     # A str, never equal to orjson's bytes: a value orjson refuses differs from any it writes.
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -205,15 +203,21 @@ def json_line(value: Any) -> bytes:
     >>> json.loads(json_line({"type": "state", "seat": 2}))
     {'type': 'state', 'seat': 2}
     """
-    if _COMPILED is not None:
-        try:
-            text = _COMPILED[1](value)
-        except TypeError:  # an integer past 64 bits, a lone surrogate: json.dumps writes them
-            pass
-        else:
-            if text.isascii():
-                return text + b"\n"
+    compact = _compact(value)
+    if compact is not None and compact.isascii():
+        return compact + b"\n"
     return (json.dumps(value) + "\n").encode()
+
+
+def _compact(value: Any) -> bytes | None:
+    """orjson's compact JSON of ``value``, or ``None`` where orjson is missing or refuses it
+    (an integer past 64 bits, a lone surrogate), which json.dumps writes."""
+    if _COMPILED is None:
+        return None
+    try:
+        return _COMPILED[1](value)
+    except TypeError:
+        return None
 
 
 def _decoded_quickly(raw: bytes) -> Any:
