@@ -22,13 +22,15 @@ from typing import Any
 
 import pytest
 from attrs import frozen
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bad_engines import BEHAVIOURS, alive, write_bad_engine
 from gaple.cli import main
 from gaple.conformance.engines import ReferenceEngine
 from gaple.conformance.runner import run_suite
 from gaple.conformance.scenarios import all_cases
-from gaple.conformance.shapes import reply_problem
+from gaple.conformance.shapes import _state_fits, _table_problem, reply_problem
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "v1"
 CASES = (
@@ -338,6 +340,58 @@ _STATE = {
 def test_a_state_reply_of_the_wrong_shape_is_named(change: dict[str, Any], words: str) -> None:
     assert reply_problem("state", _STATE) is None  # the well-formed reply passes
     assert words in (reply_problem("state", {**_STATE, **change}) or "")
+
+
+_NEAR_MISSES = st.sampled_from([-1, True, False, 0.0, 1.0, "1", "won", None, [], [0], [0, 0, 0]])
+"""Values a state reply's fields are one step away from: each fails some check, or passes it."""
+_ATOMS = _NEAR_MISSES | st.integers(0, 9) | st.floats(allow_nan=False, allow_infinity=False)
+_JSON = st.recursive(
+    _ATOMS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner),
+    max_leaves=6,
+)
+_PAIRS = st.lists(st.integers(0, 6), min_size=2, max_size=2)
+
+
+@st.composite
+def _state_replies(draw: st.DrawFn, name: str) -> dict[str, Any]:
+    """A well-formed state reply, then its field ``name`` dropped, replaced by any JSON value,
+    or spoiled in one item (for the line, also in one half of one pair); a spoil may still
+    leave the field well-formed."""
+    reply: dict[str, Any] = {
+        "type": "state",
+        "to_act": draw(st.none() | st.integers(0, 3)),
+        "line": draw(st.lists(_PAIRS, min_size=1, max_size=8)),
+        "ends": draw(st.none() | _PAIRS),
+        "legal": draw(st.lists(st.sampled_from(["pass", "place 0-3 left"]), min_size=1)),
+        "hand_sizes": draw(st.lists(st.integers(0, 7), min_size=1, max_size=4)),
+        "discard_counts": draw(st.lists(st.integers(0, 7), min_size=1, max_size=4)),
+        "ending": draw(st.sampled_from([None, "out", "blocked"])),
+    }
+    value = reply[name]
+    how = draw(st.sampled_from(["drop", "replace", "item", "half"]))
+    if how == "drop":
+        del reply[name]
+    elif how == "replace" or not isinstance(value, list):
+        reply[name] = draw(_JSON)
+    else:
+        index = draw(st.integers(0, len(value) - 1))
+        if how == "half" and isinstance(value[index], list):
+            value[index][draw(st.integers(0, 1))] = draw(st.sampled_from([-1, True, 1.0, "1"]))
+        else:
+            value[index] = draw(_NEAR_MISSES | _JSON)
+    return reply
+
+
+@pytest.mark.parametrize("name", sorted(set(_STATE) - {"type"}))
+@settings(max_examples=200)  # milliseconds each: the spoils are many
+@given(data=st.data())
+def test_the_quick_state_check_agrees_with_the_table(name: str, data: st.DataObject) -> None:
+    # The quick check answers most state replies; the table words the problems. Dropping any
+    # one of the quick check's tests makes it pass a reply the table refuses.
+    reply = data.draw(_state_replies(name))
+    table = _table_problem("state", "state", reply)
+    assert _state_fits(reply) == (table is None), table
 
 
 def test_other_replies_are_checked_for_shape_too() -> None:

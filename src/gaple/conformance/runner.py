@@ -302,8 +302,9 @@ def _same(expected: Mapping[str, JSON], shown: Mapping[str, JSON], levels: Seque
     either. Otherwise it finds the difference (or a mere spelling, ``place 3-0 left``)."""
     line, turns = "line" in levels, "turns" in levels
     fields = (TURNS_FIELDS if turns else ()) + (LINE_FIELDS if line else ())
-    if any(shown.get(name, _ABSENT) != expected[name] for name in fields):
-        return False
+    for name in fields:  # a loop, not any() over a generator: it runs after every action
+        if shown.get(name, _ABSENT) != expected[name]:
+            return False
     if line and turns:
         return set(shown["legal"]) == set(expected["legal"])
     return {m for m in shown["legal"] if _line_move(m) == line} == {
