@@ -22,6 +22,7 @@ them otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 Tile = tuple[int, int]
 """A tile as ``(low, high)`` with ``low <= high``."""
@@ -60,9 +61,11 @@ class RuleError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
-class Move:
-    """``lead T``, ``place T left|right``, ``pass`` or ``discard T``."""
+class Move(NamedTuple):
+    """``lead T``, ``place T left|right``, ``pass`` or ``discard T``.
+
+    A named tuple rather than a frozen dataclass: it is as immutable, and three times as
+    quick to make, which counts when every state's legal moves are listed."""
 
     kind: str
     tile: Tile | None = None
