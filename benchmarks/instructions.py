@@ -12,7 +12,11 @@ Rows, each a measurement, never an assertion:
 * ``check``: one transcript checked as ``gaple check``'s workers check a log (a line read by
   the bounded reader, then replayed and compared), the transcripts being those of
   ``checker.py``;
-* ``read``: the bounded reader alone on those transcripts (:func:`gaple.conformance.bounded.parse`).
+* ``read``: the bounded reader alone on those transcripts (:func:`gaple.conformance.bounded.parse`);
+* ``runner``: one random hand of ``kit.py`` through ``batch`` as the runner checks it, the
+  example engine's reply already written (so no pipe and no engine are counted);
+* ``engine``: the example adapter answering that hand's ``batch`` request, read and written
+  as on its pipes. Each of the last two rows plays a tenth of ``--count`` hands.
 
 Instructions are not time (a cache miss costs many), so a speed-up is confirmed by the rates
 too; but two trees compared here differ only by what their code does.
@@ -36,6 +40,21 @@ from checker import transcript_lines
 
 from gaple.presets import PRESETS
 
+HERE = Path(__file__).resolve().parent
+
+_HANDS = (
+    "import json, sys\n"
+    "sys.path[:0] = [{benchmarks!r}, {engine!r}]\n"
+    "from kit import random_hands\n"
+    "from gaple.conformance.runner import _requests\n"
+    "LEVELS = ('line', 'turns', 'count', 'points')\n"
+    "hands = random_hands({items})\n"
+    "batches = [{{'type': 'batch', 'requests': _requests(h, LEVELS)}} for h in hands]\n"
+    "lines = [json.dumps(batch) + '\\n' for batch in batches]\n"
+)
+"""The setup of the protocol rows, the same with and without the work: ``kit.py``'s random
+hands and their ``batch`` requests."""
+
 PROGRAMS = {
     "oracle": (
         "from gaple.presets import PRESETS\n"
@@ -55,8 +74,30 @@ PROGRAMS = {
         "for line in open({path!r}, 'rb').read().split(b'\\n')[:{count}]:\n"
         "    parse(line)\n"
     ),
+    "runner": (
+        _HANDS + "from adapter import Session\n"
+        "from gaple.conformance import bounded\n"
+        "from gaple.conformance.runner import EngineInfo, run_case\n"
+        "session = Session()\n"
+        "replies = iter([json.dumps(session.handle(batch)).encode() for batch in batches])\n"
+        "class Recorded:\n"
+        "    def request(self, message):\n"
+        "        bounded.json_line(message)\n"
+        "        return bounded.loads(next(replies))\n"
+        "info = EngineInfo(name='e', version='1', levels=LEVELS, error_codes=True, batch=True)\n"
+        "for case in hands[:{count}]:\n"
+        "    run_case(Recorded(), info, case, LEVELS)\n"
+    ),
+    "engine": (
+        _HANDS + "import io\n"
+        "from adapter import Session, serve\n"
+        "serve(Session(), io.StringIO(''.join(lines[:{count}])), io.StringIO())\n"
+    ),
 }
 """Each row's program; ``count`` is 0 for the run without the work."""
+
+PER_HAND = ("runner", "engine")
+"""The rows that play a tenth of ``--count`` hands: each is several times an oracle's hand."""
 
 
 def instructions(program: str) -> int:
@@ -92,10 +133,17 @@ def main(argv: list[str] | None = None) -> int:
         path.write_bytes(b"\n".join(transcript_lines(PRESETS[args.preset].rules, args.count)))
         print(f"{args.preset}: instructions per item (callgrind, {args.count} items)")
         for name, program in PROGRAMS.items():
-            values = {"preset": args.preset, "path": str(path)}
+            count = max(1, args.count // 10) if name in PER_HAND else args.count
+            values = {
+                "preset": args.preset,
+                "path": str(path),
+                "items": count,
+                "benchmarks": str(HERE),
+                "engine": str(HERE.parent / "examples" / "engine"),
+            }
             without = instructions(program.format(count=0, **values))
-            with_work = instructions(program.format(count=args.count, **values))
-            print(f"{name:<8} {(with_work - without) // args.count:>10,}")
+            with_work = instructions(program.format(count=count, **values))
+            print(f"{name:<8} {(with_work - without) // count:>10,}")
     return 0
 
 
