@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "examples" / "engine"
 sys.path.insert(0, str(ENGINE))
 
-from adapter import read_move  # noqa: E402
+import adapter  # noqa: E402
+from adapter import read_move, reply_line  # noqa: E402
 from gaple_engine import BLOCKED, OUT, Game, Move, Rules, Tile  # noqa: E402
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -728,3 +729,27 @@ def test_the_correct_engine_scores_the_rare_bug_hands(
         assert engine.act(seat, move) == {"type": "ok"}
     result = engine.ask({"type": "result"})
     assert (result["winner"], result["points"]) == expected
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"type": "state", "to_act": 1, "line": [[0, 3], [3, 5]], "ending": None},
+        {"type": "error", "message": "request 2: expected a tile such as '0-3', got 'é'"},
+        # orjson refuses these two; json writes them (the surrogate as \\ud800):
+        {"type": "error", "message": "got '\ud800'"},
+        {"type": "result", "points": [2**70, -(2**70)]},
+    ],
+)
+@pytest.mark.parametrize("orjson", [True, False])
+def test_a_reply_line_is_one_line_of_ascii_json_holding_the_reply(
+    reply: dict[str, Any], orjson: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With orjson or json alike: ASCII, so any stdout encoding writes it; one line; the reply.
+    if not orjson:
+        monkeypatch.setattr(adapter, "fast_dumps", None)
+    line = reply_line(reply)
+    assert line.isascii()
+    assert line.endswith("\n")
+    assert "\n" not in line[:-1]
+    assert json.loads(line) == reply

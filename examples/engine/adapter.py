@@ -14,6 +14,11 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+try:
+    from orjson import dumps as fast_dumps
+except ImportError:  # json alone will do: orjson only writes replies faster
+    fast_dumps = None  # type: ignore[assignment]
+
 from gaple_engine import (
     BLOCKED_ACTIONS,
     CHALLENGE_TIES,
@@ -275,6 +280,21 @@ class Session:
         }
 
 
+def reply_line(reply: Reply) -> str:
+    """The reply as one line of ASCII JSON: orjson's where it is installed and writes it (a
+    quarter of this adapter's time goes on writing replies, and orjson is several times
+    faster than json), else json's."""
+    if fast_dumps is not None:
+        try:
+            text = fast_dumps(reply)
+        except TypeError:  # an integer past 64 bits, or a lone surrogate: json writes those
+            pass
+        else:
+            if text.isascii():
+                return text.decode() + "\n"
+    return json.dumps(reply) + "\n"
+
+
 def serve(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
     """Answer requests until ``bye`` or the end of input; never stop on a bad request."""
     for number, line in enumerate(stdin, start=1):
@@ -289,8 +309,7 @@ def serve(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdo
             reply = {"type": "error", "message": f"request {number}: {error}"}
         except Exception as error:  # the protocol wants a reply, never a crash
             reply = {"type": "error", "message": f"request {number}: internal error: {error!r}"}
-        # A reply is a tree, never a cycle: without the check, json writes it a fifth faster.
-        stdout.write(json.dumps(reply, check_circular=False) + "\n")
+        stdout.write(reply_line(reply))
         stdout.flush()
         if reply["type"] == "bye":
             return
