@@ -14,7 +14,8 @@ Rows, each a measurement, never an assertion:
   ``checker.py``;
 * ``read``: the bounded reader alone on those transcripts (:func:`gaple.conformance.bounded.parse`);
 * ``runner``: one random hand of ``kit.py`` through ``batch`` as the runner checks it, the
-  example engine's reply already written (so no pipe and no engine are counted);
+  example engine's reply already written by ``json.dumps`` (so no pipe and no engine are
+  counted, and trees before and after a change of the engine's writer read the same bytes);
 * ``engine``: the example adapter answering that hand's ``batch`` request, read and written
   as on its pipes. Each of the last two rows plays a tenth of ``--count`` hands.
 
