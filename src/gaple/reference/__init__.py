@@ -1,0 +1,12 @@
+"""The rules of Gaple as code written for reading: one module per page of the rules.
+
+Each function here decides one rule (or a few that belong together), marked with its rule ID
+by :func:`~gaple.reference.deciding.decides`; it works on tiles, not bitsets, and is pure. The
+fast engine (:mod:`gaple.engine`) plays the same rules on bitsets and is proven equal to these
+functions by the tests; vectors, labels and coverage criteria ask these functions, never a
+copy of a rule.
+"""
+
+from gaple.reference.deciding import DECIDERS, decided_by, decides
+
+__all__ = ["DECIDERS", "decided_by", "decides"]
