@@ -15,6 +15,7 @@ import pytest
 from checks import every_move
 from gaple.conformance import transcript
 from gaple.deal import Deal, SplitMix64, shuffle_deal
+from gaple.engine.play import Pick, fits, moves_on, run, tables
 from gaple.presets import PRESETS
 from gaple.result import Position, _played_position, _quiet_fields, hand_result, position_of
 from gaple.rules import BlockedAction, Ruleset
@@ -22,11 +23,6 @@ from gaple.simulate import play_out, random_hand
 from gaple.state import (
     Move,
     State,
-    _fits,
-    _moves_on,
-    _Pick,
-    _run,
-    _tables,
     apply,
     is_legal,
     legal_moves,
@@ -99,7 +95,7 @@ def test_playing_out_a_finished_hand_gives_that_hand() -> None:
     assert play_out(finished, SplitMix64(0)) is finished
 
 
-def _random_pick(seed: int, k: int, chosen: list[Move]) -> _Pick:
+def _random_pick(seed: int, k: int, chosen: list[Move]) -> Pick:
     """Random picks as random_hand draws them, noted in ``chosen``; after ``k`` of them, stop."""
     rng = SplitMix64(seed + 1)
 
@@ -121,7 +117,7 @@ def test_a_pick_that_stops_leaves_the_state_after_the_moves_it_chose(name: str) 
         start = new_hand(rules, shuffle_deal(rules, seed))
         for k in range(len(random_hand(rules, seed).history) + 1):
             chosen: list[Move] = []
-            stopped = _run(start, _random_pick(seed, k, chosen))
+            stopped = run(start, _random_pick(seed, k, chosen))
             checked = start
             for move in chosen:
                 checked = apply(checked, move)
@@ -134,22 +130,22 @@ def test_a_move_fits_exactly_when_it_is_among_the_legal_moves(action: BlockedAct
     # Exhaustive on the double-3 set: every hand, every pair of ends, every move of the
     # set. _fits is the membership test of _moves_on's set, written on bitsets.
     rules = Ruleset(max_pip=3, players=2, hand_size=3, blocked_action=action)
-    tables = _tables(3)
-    suit = tables.tiles.suit
-    for hand in range(1 << tables.tiles.size):
+    table = tables(3)
+    suit = table.tiles.suit
+    for hand in range(1 << table.tiles.size):
         for left in range(4):
             for right in range(4):
-                legal = {id(m) for m in _moves_on(tables, rules, hand, suit[left], suit[right])}
+                legal = {id(m) for m in moves_on(table, rules, hand, suit[left], suit[right])}
                 for move in every_move(3):
-                    own = tables.own(move)
-                    _, kind, bit, _, _ = tables.effects[id(own)]
-                    fits = _fits(kind, bit, hand, suit[left], suit[right], rules=rules)
-                    assert fits == (id(own) in legal), (hand, left, right, str(move))
+                    own = table.own(move)
+                    _, kind, bit, _, _ = table.effects[id(own)]
+                    fitting = fits(kind, bit, hand, suit[left], suit[right], rules=rules)
+                    assert fitting == (id(own) in legal), (hand, left, right, str(move))
 
 
 @pytest.mark.parametrize("name", ["pagat-4x7", "domino4d", "pagat-5x5"])
 def test_following_makes_a_move_exactly_when_apply_accepts_it(name: str) -> None:
-    # gaple check replays a log with _run(follow=moves), which checks each move itself: at
+    # gaple check replays a log with run(follow=moves), which checks each move itself: at
     # every state of some random hands, every move of the tables must be made exactly when
     # apply accepts it, reaching apply's state, and otherwise leave the state as it was.
     rules = PRESETS[name].rules
@@ -157,7 +153,7 @@ def test_following_makes_a_move_exactly_when_apply_accepts_it(name: str) -> None
         state = new_hand(rules, shuffle_deal(rules, seed))
         for made in random_hand(rules, seed).history:
             for move in every_move(rules.max_pip):
-                followed = _run(state, None, follow=iter([move]))
+                followed = run(state, None, follow=iter([move]))
                 if is_legal(state, move):
                     assert followed == apply(state, move), f"seed {seed}: {move}"
                 else:

@@ -16,7 +16,15 @@ from attrs import field, frozen
 from gaple.rules import Ruleset
 from gaple.tiles import Tile, tile_set
 
-__all__ = ["Deal", "InvalidDeal", "SplitMix64", "deal_in_order", "shuffle_deal"]
+__all__ = [
+    "Deal",
+    "InvalidDeal",
+    "SplitMix64",
+    "deal_in_order",
+    "shuffle_deal",
+    "shuffle_with_hands",
+    "sorted_deal",
+]
 
 
 class InvalidDeal(ValueError):
@@ -183,7 +191,7 @@ def shuffle_deal(rules: Ruleset, seed: int, *, first_seat: int | None = None) ->
     >>> [len(hand) for hand in deal.hands], deal.starter
     ([7, 7, 7, 7], None)
     """
-    return _shuffle(rules, seed, first_seat)[0]
+    return shuffle_with_hands(rules, seed, first_seat)[0]
 
 
 def deal_in_order(rules: Ruleset, order: Sequence[Tile], first_seat: int) -> Deal:
@@ -209,10 +217,11 @@ def deal_in_order(rules: Ruleset, order: Sequence[Tile], first_seat: int) -> Dea
     )
 
 
-def _shuffle(
+def shuffle_with_hands(
     rules: Ruleset, seed: int, first_seat: int | None = None
 ) -> tuple[Deal, tuple[int, ...]]:
-    """:func:`shuffle_deal`, also giving each seat's hand as a bitset (see :mod:`gaple.tiles`).
+    """:func:`shuffle_deal`, also giving each seat's hand as a bitset (see :mod:`gaple.tiles`):
+    the engine's start of a seeded hand (:func:`gaple.simulate.random_hand`).
 
     The shuffle moves tile indices rather than tiles, which is the same permutation; sorting
     indices sorts tiles in canonical order without comparing tiles.
@@ -230,7 +239,7 @@ def _shuffle(
     held = [sorted(order[seat * size : (seat + 1) * size]) for seat in range(rules.players)]
     starter = tiles[order[dealt]] if rules.has_starter else None
     seat = rng.below(rules.players) if first_seat is None else first_seat
-    deal = _sorted_deal(
+    deal = sorted_deal(
         tuple(tuple([tiles[i] for i in hand]) for hand in held),  # lists: faster than generators
         starter,
         tuple(tiles[i] for i in sorted(order[dealt + 1 :])),
@@ -239,7 +248,7 @@ def _shuffle(
     return deal, tuple(sum([1 << i for i in hand]) for hand in held)
 
 
-def _sorted_deal(
+def sorted_deal(
     hands: tuple[tuple[Tile, ...], ...],
     starter: Tile | None,
     set_aside: tuple[Tile, ...],

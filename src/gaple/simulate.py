@@ -7,9 +7,10 @@ implementation can replay a seeded game move for move.
 
 from __future__ import annotations
 
-from gaple.deal import SplitMix64, _shuffle
+from gaple.deal import SplitMix64, shuffle_with_hands
+from gaple.engine.play import run, start
 from gaple.rules import Ruleset
-from gaple.state import Move, State, _run, _start
+from gaple.state import Move, State
 
 __all__ = ["play_out", "random_hand"]
 
@@ -22,8 +23,8 @@ def play_out(state: State, rng: SplitMix64) -> State:
         return moves[draw() % len(moves)]
 
     # Moves legal_moves produced need no checking, and no state between the first and the
-    # last is built: _run plays on bitsets.
-    return _run(state, pick)
+    # last is built: run plays on bitsets.
+    return run(state, pick)
 
 
 def random_hand(rules: Ruleset, seed: int) -> State:
@@ -33,6 +34,6 @@ def random_hand(rules: Ruleset, seed: int) -> State:
     seed does not depend on how long the hand lasts.
     """
     # A shuffled deal fits the rules by construction: no need for new_hand's validation.
-    deal, hands = _shuffle(rules, seed)
-    state = _start(rules, deal, hands, first_hand=True)
+    deal, hands = shuffle_with_hands(rules, seed)
+    state = start(rules, deal, hands, first_hand=True)
     return play_out(state, SplitMix64(seed + 1))

@@ -22,7 +22,8 @@ from attrs import frozen
 from gaple.conformance.bounded import exact_key
 from gaple.conformance.cases import result_json
 from gaple.conformance.compare import compare_result, legal_difference
-from gaple.deal import InvalidDeal, _sorted_deal
+from gaple.deal import InvalidDeal, sorted_deal
+from gaple.engine.play import PASS, run, start, tables
 from gaple.io import (
     FormatError,
     action_from_json,
@@ -35,7 +36,6 @@ from gaple.io import (
 from gaple.result import _quiet_fields
 from gaple.rules import Ruleset, Settlement
 from gaple.state import (
-    _PASS,
     Action,
     Discard,
     Ending,
@@ -43,9 +43,6 @@ from gaple.state import (
     Move,
     MoveSyntaxError,
     State,
-    _run,
-    _start,
-    _tables,
     apply,
     legal_moves,
     new_hand,
@@ -447,7 +444,7 @@ def _check_result(claimed: Mapping[str, JSON] | None, state: State, actions: int
 #
 # Most transcripts of a log conform and are written in the canonical form of state_to_json. For
 # them _fast_verdict replays with the oracle's own fast paths (moves as the table's objects, a
-# move checked by being among legal_moves, _run) and compares every claimed value exactly
+# move checked by being among legal_moves, run) and compares every claimed value exactly
 # (by repr where == would take true for 1). Anything else, a divergence or an unusual spelling
 # ("3-0", "place 3-0 left"), it leaves to check_transcript's careful reading, which words the
 # problem; so whatever it accepts, the careful reading accepts too (tests/test_check_fast.py).
@@ -470,10 +467,10 @@ class _Notation:
 
 @functools.cache
 def _notation(max_pip: int) -> _Notation:
-    tables = _tables(max_pip)
-    moves: list[Move] = [_PASS, *tables.lead, *tables.discard]
-    moves += [move for pair in tables.place for move in pair]
-    full = tables.tiles
+    table = tables(max_pip)
+    moves: list[Move] = [PASS, *table.lead, *table.discard]
+    moves += [move for pair in table.place for move in pair]
+    full = table.tiles
     return _Notation(
         full,
         {str(tile): i for i, tile in enumerate(full.tiles)},
@@ -527,7 +524,7 @@ def _group(raw: JSON, notation: _Notation, seen: int) -> tuple[int, tuple[Tile, 
     return mask, tuple(group)
 
 
-def _fast_start(rules: Ruleset, raw: JSON, first_hand: bool) -> State | None:
+def _faststart(rules: Ruleset, raw: JSON, first_hand: bool) -> State | None:
     """The first state of a deal that Deal.validate would accept, else ``None``."""
     if type(raw) is not dict:
         return None
@@ -564,8 +561,8 @@ def _fast_start(rules: Ruleset, raw: JSON, first_hand: bool) -> State | None:
         or not 0 <= first_seat < rules.players
     ):
         return None
-    deal = _sorted_deal(tuple(held), starter, aside[1], first_seat)
-    return _start(rules, deal, tuple(masks), first_hand=first_hand)
+    deal = sorted_deal(tuple(held), starter, aside[1], first_seat)
+    return start(rules, deal, tuple(masks), first_hand=first_hand)
 
 
 def _same_moves(offered: JSON, moves: tuple[Move, ...], text: Mapping[int, str]) -> bool:
@@ -610,7 +607,7 @@ def _fast_verdict(data: JSON) -> Verdict | None:
     if "rules" not in data or type(first_hand) is not bool or type(actions) is not list:
         return None
     rules = _fast_rules(data["rules"])
-    state = None if rules is None else _fast_start(rules, data.get("deal"), first_hand)
+    state = None if rules is None else _faststart(rules, data.get("deal"), first_hand)
     if state is None:
         return None
     notation = _notation(state.rules.max_pip)
@@ -619,13 +616,13 @@ def _fast_verdict(data: JSON) -> Verdict | None:
     if written is None:
         return None
     moves, seats, offers = written
-    # Without moves offered to compare, _run need not build the legal moves: it checks each
+    # Without moves offered to compare, run need not build the legal moves: it checks each
     # move itself. Either way the run stops before the first move it does not take, which
     # leaves the history short of the seats written (compared once the moves are made).
     state = (
         _offered_run(state, actions, moves, text)
         if offers
-        else _run(state, None, follow=iter(moves))
+        else run(state, None, follow=iter(moves))
     )
     if list(map(_seat, state.history)) != seats:
         return None
@@ -685,7 +682,7 @@ def _offered_run(
             return None
         return move
 
-    return _run(state, pick)
+    return run(state, pick)
 
 
 def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:

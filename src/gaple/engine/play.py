@@ -1,0 +1,495 @@
+"""The fast engine's play of a hand: bitsets, lookup tables and one move loop.
+
+Not a reference: the rules are stated and decided in :mod:`gaple.reference` (the opening in
+:mod:`gaple.reference.opening`, a turn in :mod:`gaple.reference.turn`, the end of a hand in
+:mod:`gaple.reference.ending`), and each function here names the reference function it
+mirrors. ``tests/test_reference_play.py`` proves them equal on every state of the small sets
+and on drawn hands of the full set. The public functions of :mod:`gaple.state` are these.
+
+Groups of tiles are bitsets over the set's canonical order (see :mod:`gaple.tiles`); a move
+is one of the objects of :func:`tables`, so that making it reads one tuple.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from attrs import frozen
+
+from gaple.deal import Deal
+from gaple.rules import BlockedAction, LeadRule, Ruleset, lead_tiles
+from gaple.state import (
+    Action,
+    Discard,
+    End,
+    Ending,
+    IllegalMove,
+    Lead,
+    Move,
+    Pass,
+    Place,
+    State,
+)
+from gaple.tiles import Tile, TileSet, iter_bits, tile_set
+
+__all__ = [
+    "PASS",
+    "Pick",
+    "Tables",
+    "apply",
+    "fits",
+    "is_legal",
+    "lead_mask",
+    "legal_moves",
+    "moves_on",
+    "new_hand",
+    "replay",
+    "run",
+    "start",
+    "tables",
+    "to_act",
+    "verify",
+]
+
+# What a move does, by kind (see Tables.effects).
+_PASSES, _LEADS, _TO_LEFT, _TO_RIGHT, _DISCARDS = range(5)
+
+_Effect = tuple[tuple["Action", ...], int, int, int, int]
+"""The :class:`Action` of every seat for a move, its kind, its tile's bit and halves."""
+
+
+@frozen
+class Tables:
+    """Per-set lookup tables and the move objects, built once per set."""
+
+    tiles: TileSet
+    lead: tuple[Lead, ...]
+    place: tuple[tuple[Place, Place], ...]
+    discard: tuple[Discard, ...]
+    effects: dict[int, _Effect]
+    """For each move above, by ``id``: the :class:`Action` of every seat that can make it, its
+    kind (``_PASSES`` .. ``_DISCARDS``), the bit of its tile and the tile's low and high half
+    (zeros for the pass), so that making a move reads one tuple.
+
+    Keyed by identity: the moves live as long as the cache, so no other object can share
+    their ids, and an identity lookup costs far less than hashing a move. A seat count never
+    exceeds the number of tiles, each seat holding at least one.
+    """
+
+    def own(self, move: Move) -> Move:
+        """The table's object equal to ``move``, whose tile (if any) is in the set."""
+        if isinstance(move, Pass):
+            return PASS
+        i = self.tiles.index[move.tile]
+        if isinstance(move, Lead):
+            return self.lead[i]
+        if isinstance(move, Discard):
+            return self.discard[i]
+        return self.place[i][move.end is End.RIGHT]
+
+
+@functools.cache
+def tables(max_pip: int) -> Tables:
+    full = tile_set(max_pip)
+    lead = tuple(Lead(t) for t in full.tiles)
+    place = tuple((Place(t, End.LEFT), Place(t, End.RIGHT)) for t in full.tiles)
+    discard = tuple(Discard(t) for t in full.tiles)
+    seats = range(full.size)
+    effects: dict[int, _Effect] = {
+        id(PASS): (tuple(Action(seat, PASS) for seat in seats), _PASSES, 0, 0, 0)
+    }
+    kinds: list[tuple[Sequence[Move], int]] = [(lead, _LEADS), (discard, _DISCARDS)]
+    kinds += [([left for left, _ in place], _TO_LEFT), ([right for _, right in place], _TO_RIGHT)]
+    for moves, kind in kinds:
+        for i, move in enumerate(moves):
+            tile = full.tiles[i]
+            made = tuple(Action(seat, move) for seat in seats)
+            effects[id(move)] = (made, kind, 1 << i, tile.low, tile.high)
+    return Tables(tiles=full, lead=lead, place=place, discard=discard, effects=effects)
+
+
+PASS = Pass()
+_PASS_ONLY = (PASS,)
+
+
+def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
+    """The state at the start of a hand.
+
+    With a starter the line begins with it, low half on the left, and the deal's designated
+    seat acts first (``deal.starter``, ``open.starter-seat``). Otherwise the opener is the
+    first seat, from the designated one in turn order, holding a tile the lead rule allows
+    (``open.double-blank``, ``open.double``, ``open.any-tile``, ``open.forbidden``).
+
+    Raises:
+        gaple.deal.InvalidDeal: the deal does not fit the rules.
+    """
+    deal.validate(rules)
+    full = tile_set(rules.max_pip)
+    hands = tuple(full.mask(hand) for hand in deal.hands)
+    return start(rules, deal, hands, first_hand=first_hand)
+
+
+def start(rules: Ruleset, deal: Deal, hands: tuple[int, ...], *, first_hand: bool) -> State:
+    """:func:`new_hand` for a deal known to fit the rules, its hands given as bitsets."""
+    full = tile_set(rules.max_pip)
+    no_discards = (0,) * rules.players
+    if deal.starter is not None:
+        line = ((deal.starter.low, deal.starter.high),)
+        line_mask = 1 << full.index[deal.starter]
+        opener = deal.first_seat
+        stuck = not _anyone_can_place(full, hands, line[0][0], line[-1][1])
+        return State(
+            rules=rules,
+            deal=deal,
+            first_hand=first_hand,
+            opener=opener,
+            hand_masks=hands,
+            discard_masks=no_discards,
+            line=line,
+            line_mask=line_mask,
+            to_act=None if stuck else opener,
+            history=(),
+            ending=Ending.BLOCKED if stuck else None,
+        )
+    allowed = lead_mask(rules, first_hand=first_hand)
+    opener = next(
+        seat
+        for k in range(rules.players)
+        if hands[seat := (deal.first_seat + k) % rules.players] & allowed
+    )
+    return State(
+        rules=rules,
+        deal=deal,
+        first_hand=first_hand,
+        opener=opener,
+        hand_masks=hands,
+        discard_masks=no_discards,
+        line=(),
+        line_mask=0,
+        to_act=opener,
+        history=(),
+        ending=None,
+    )
+
+
+@functools.cache
+def _lead_mask_of(max_pip: int, lead: LeadRule, forbidden: frozenset[Tile]) -> int:
+    return tile_set(max_pip).mask(lead_tiles(lead, max_pip) - forbidden)
+
+
+def lead_mask(rules: Ruleset, *, first_hand: bool) -> int:
+    lead = rules.lead_rule(first_hand=first_hand)
+    return _lead_mask_of(rules.max_pip, lead, rules.forbidden_leads)
+
+
+def _anyone_can_place(full: TileSet, hands: tuple[int, ...], left: int, right: int) -> bool:
+    """Whether a tile in some hand shows ``left`` or ``right`` (else the hand is blocked)."""
+    # The hands are disjoint, so their sum is their union.
+    return bool(sum(hands) & (full.suit[left] | full.suit[right]))
+
+
+def to_act(state: State) -> int | None:
+    """The seat whose turn it is, or ``None`` once the hand has ended (rule ``turn.order``)."""
+    return state.to_act
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every move the seat to act may make, in a fixed order.
+
+    Order: leads by tile; else placements by tile, left end before right; else the pass, or
+    the discards by tile. Tiles order as in :class:`~gaple.tiles.Tile`. Empty once the hand
+    is over. Exactly the moves :func:`apply` accepts.
+    """
+    seat = state.to_act
+    if seat is None:
+        return ()
+    rules = state.rules
+    table = tables(rules.max_pip)
+    hand = state.hand_masks[seat]
+    line = state.line
+    if not line:
+        allowed = hand & lead_mask(rules, first_hand=state.first_hand)
+        return tuple(table.lead[i] for i in iter_bits(allowed))
+    suit = table.tiles.suit
+    return moves_on(table, rules, hand, suit[line[0][0]], suit[line[-1][1]])
+
+
+def moves_on(
+    table: Tables, rules: Ruleset, hand: int, left_suit: int, right_suit: int
+) -> tuple[Move, ...]:
+    """:func:`legal_moves` once the line has begun, its ends' suits given as bitsets."""
+    fitting = hand & (left_suit | right_suit)
+    if fitting:
+        place = table.place
+        moves: list[Move] = []
+        while fitting:  # iter_bits, inlined: this loop is the oracle's innermost
+            bit = fitting & -fitting
+            fitting ^= bit
+            i = bit.bit_length() - 1
+            if bit & left_suit:
+                moves.append(place[i][0])
+            if bit & right_suit:
+                moves.append(place[i][1])
+        return tuple(moves)
+    if rules.blocked_action is _PASSING:
+        return _PASS_ONLY
+    return tuple(table.discard[i] for i in iter_bits(hand))
+
+
+_PASSING = BlockedAction.PASS  # read once: an enum member lookup costs more than the test
+
+
+def fits(
+    kind: int, bit: int, hand: int, left_suit: int, right_suit: int, *, rules: Ruleset
+) -> bool:
+    """Whether the move of ``kind`` and tile ``bit`` is among :func:`moves_on` for the same
+    hand and ends: the same rules, tested on bitsets without building the moves. A tile
+    placed is in the hand (``play.in-hand``) and shows the end's number (``play.match-end``);
+    no lead once the line has begun (``open.lead``); a pass or discard only when no tile fits
+    (``turn.forced-play``), as the blocked-seat option says (``block.pass``,
+    ``block.discard``), a discard from the hand."""
+    if kind == _TO_LEFT:
+        return bool(bit & hand & left_suit)
+    if kind == _TO_RIGHT:
+        return bool(bit & hand & right_suit)
+    if kind == _LEADS or hand & (left_suit | right_suit):
+        return False
+    passing = rules.blocked_action is _PASSING
+    if kind == _PASSES:
+        return passing
+    return not passing and bool(bit & hand)
+
+
+def _error(state: State, move: Move, seat: int | None) -> IllegalMove | None:
+    """The first rule ``move`` breaks, in the order documented at :data:`ERROR_CODES`."""
+    acting = state.to_act
+    if acting is None:
+        assert state.ending is not None  # nobody is to act exactly when the hand has ended
+        # The spec's word for the ending ("blocked"), never the enum's repr: users read this.
+        return IllegalMove("hand-over", "end.final", f"the hand has ended {state.ending.value}")
+    if seat is not None and seat != acting:
+        return IllegalMove("wrong-seat", "turn.order", f"seat {acting} is to act, not {seat}")
+    table = tables(state.rules.max_pip)
+    full = table.tiles
+    hand = state.hand_masks[acting]
+    empty = not state.line
+    if isinstance(move, Lead):
+        if not empty:
+            return IllegalMove("line-started", "open.lead", f"cannot lead {move.tile}: {_LINE}")
+        if not hand & _bit(full, move.tile):
+            return _not_in_hand(acting, move.tile)
+        return _lead_error(state, move.tile)
+    if empty:
+        return IllegalMove(
+            "lead-required", "open.lead", f"the table is empty: seat {acting} must lead a tile"
+        )
+    if isinstance(move, Place):
+        if not hand & _bit(full, move.tile):
+            return _not_in_hand(acting, move.tile)
+        end = state.line[0][0] if move.end is End.LEFT else state.line[-1][1]
+        if not move.tile.has(end):
+            return IllegalMove(
+                "no-match",
+                "play.match-end",
+                f"{move.tile} has no half showing {end}, the {move.end.value} end",
+            )
+        return None
+    discarding = isinstance(move, Discard)
+    blocked_action = state.rules.blocked_action
+    if discarding and blocked_action is BlockedAction.PASS:
+        return IllegalMove(
+            "discard-not-allowed", "block.pass", "under the pass option a stuck seat passes"
+        )
+    if not discarding and blocked_action is BlockedAction.DISCARD:
+        return IllegalMove(
+            "pass-not-allowed", "block.discard", "under the discard option a stuck seat discards"
+        )
+    if isinstance(move, Discard) and not hand & _bit(full, move.tile):
+        return _not_in_hand(acting, move.tile)
+    playable = full.suit[state.line[0][0]] | full.suit[state.line[-1][1]]
+    fitting = hand & playable
+    if fitting:
+        example = full.tiles[next(iter_bits(fitting))]
+        return IllegalMove(
+            "must-place", "turn.forced-play", f"seat {acting} can place {example}, so must place"
+        )
+    return None
+
+
+_LINE = "the line has already begun"
+
+
+def _bit(full: TileSet, tile: Tile) -> int:
+    index = full.index.get(tile)
+    return 0 if index is None else 1 << index
+
+
+def _not_in_hand(seat: int, tile: Tile) -> IllegalMove:
+    return IllegalMove("not-in-hand", "play.in-hand", f"seat {seat} does not hold {tile}")
+
+
+def _lead_error(state: State, tile: Tile) -> IllegalMove | None:
+    rules = state.rules
+    if tile in rules.forbidden_leads:
+        return IllegalMove("illegal-lead", "open.forbidden", f"{tile} may not be led (house rule)")
+    lead = rules.lead_rule(first_hand=state.first_hand)
+    if tile in lead_tiles(lead, rules.max_pip):
+        return None
+    wanted = "0-0" if lead is LeadRule.DOUBLE_BLANK else "a double"
+    return IllegalMove(
+        "illegal-lead", lead.rule_id, f"{tile} cannot open: the lead must be {wanted}"
+    )
+
+
+def verify(state: State, move: Move, seat: int | None = None) -> None:
+    """Check ``move`` for the seat to act (and, if given, that ``seat`` is that seat).
+
+    Raises:
+        IllegalMove: the first rule the move breaks (order at :data:`ERROR_CODES`).
+    """
+    error = _error(state, move, seat)
+    if error is not None:
+        raise error
+
+
+def is_legal(state: State, move: Move, seat: int | None = None) -> bool:
+    """Whether :func:`apply` would accept ``move``."""
+    return _error(state, move, seat) is None
+
+
+def apply(state: State, move: Move, seat: int | None = None) -> State:
+    """The state after the seat to act makes ``move``; ``state`` itself is unchanged.
+
+    The hand ends at once when the mover has no tiles left (``end.out``) or, after a tile is
+    put down, when no seat holding tiles can place (``end.blocked``).
+
+    Raises:
+        IllegalMove: the first rule the move breaks (order at :data:`ERROR_CODES`).
+    """
+    verify(state, move, seat)
+    return run(state, None, move)
+
+
+Pick = Callable[[tuple[Move, ...], int], Move | None]
+"""Chooses the next move given the legal moves and the seat to act, or ``None`` to stop."""
+
+
+def run(  # noqa: PLR0915
+    state: State,
+    pick: Pick | None,
+    move: Move | None = None,
+    *,
+    follow: Iterator[Move] | None = None,
+) -> State:
+    """The state after ``move`` if given, then after each move ``pick`` chooses (or each of
+    ``follow``), until the hand ends or the moves run out: the one place where a move changes
+    a hand.
+
+    Every move must be legal: ``move`` checked by :func:`verify`, and ``pick`` choosing among
+    the moves it is given (:func:`legal_moves`). The moves of ``follow`` are checked here
+    instead (:func:`fits`, cheaper than building every legal move): the run stops before the
+    first that is not legal, with that seat to act. The hand ends at once when the mover has no
+    tiles left (``end.out``) or, after a tile is put down, when no seat holding tiles can
+    place (``end.blocked``). Between the states it returns it plays on bitsets and lists, so
+    that playing out a hand builds one state, not one per action.
+    """
+    seat = state.to_act
+    if seat is None:
+        return state
+    rules = state.rules
+    players = rules.players
+    table = tables(rules.max_pip)
+    suit = table.tiles.suit
+    effects = table.effects
+    effect_of = effects.get
+    hands = list(state.hand_masks)
+    discards = list(state.discard_masks)
+    history = list(state.history)
+    record = history.append
+    middle = state.line  # the tiles already down; those put down now go to either side
+    lefts: list[tuple[int, int]] = []  # innermost first
+    rights: list[tuple[int, int]] = []
+    line_mask = state.line_mask
+    left, right = (middle[0][0], middle[-1][1]) if middle else (-1, -1)
+    ending = None
+    while True:
+        if move is None:
+            if follow is not None:
+                move = next(follow, None)
+            elif pick is None:
+                break
+            elif middle:
+                move = pick(moves_on(table, rules, hands[seat], suit[left], suit[right]), seat)
+            else:
+                move = pick(legal_moves(state), seat)  # the lead: the state is still the first
+            if move is None:
+                break
+        made, kind, bit, low, high = effect_of(id(move)) or effects[id(table.own(move))]
+        if follow is not None and not (
+            fits(kind, bit, hands[seat], suit[left], suit[right], rules=rules)
+            if middle
+            else kind == _LEADS
+            and bit & hands[seat] & lead_mask(rules, first_hand=state.first_hand)
+        ):
+            break
+        record(made[seat])
+        if kind != _PASSES:
+            hand = hands[seat] ^ bit
+            hands[seat] = hand
+            if kind == _DISCARDS:
+                discards[seat] |= bit
+            else:
+                line_mask |= bit
+                if kind == _LEADS:
+                    middle = ((low, high),)
+                    left, right = low, high
+                elif kind == _TO_LEFT:
+                    end = low if left == high else high
+                    lefts.append((end, left))
+                    left = end
+                else:
+                    end = low if right == high else high
+                    rights.append((right, end))
+                    right = end
+            if not hand:
+                ending = Ending.OUT
+                break
+            if kind != _DISCARDS and not sum(hands) & (suit[left] | suit[right]):
+                ending = Ending.BLOCKED  # the hands are disjoint, so their sum is their union
+                break
+        seat = (seat + 1) % players
+        move = None
+    lefts.reverse()
+    # Positional, in field order: the fastest way to build the next state.
+    return State(
+        rules,
+        state.deal,
+        state.first_hand,
+        state.opener,
+        tuple(hands),
+        tuple(discards),
+        (*lefts, *middle, *rights) if lefts or rights else middle,
+        line_mask,
+        None if ending else seat,
+        tuple(history),
+        ending,
+    )
+
+
+def replay(
+    rules: Ruleset, deal: Deal, moves: Iterable[Move | Action], *, first_hand: bool = True
+) -> State:
+    """Play ``moves`` from the start of a hand; an :class:`Action` also checks its seat.
+
+    Raises:
+        gaple.deal.InvalidDeal: the deal does not fit the rules.
+        IllegalMove: a move breaks a rule.
+    """
+    state = new_hand(rules, deal, first_hand=first_hand)
+    for item in moves:
+        if isinstance(item, Action):
+            state = apply(state, item.move, item.seat)
+        else:
+            state = apply(state, item)
+    return state
