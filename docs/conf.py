@@ -23,6 +23,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
+    "sphinx.ext.viewcode",  # each rule links to the highlighted code that decides it
     "sphinx_autodoc_typehints",
     "myst_parser",  # the conformance findings are written in Markdown beside the runner's output
     "gaple_docs",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import posixpath
 import sys
 from collections import Counter
 from html.parser import HTMLParser
@@ -19,6 +20,7 @@ from sphinx.cmd.build import build_main
 
 import gaple
 from gaple.presets import PRESETS
+from gaple.reference.deciding import DECIDERS
 from gaple.registry import RULES
 from gaple.rules import option_info
 from gaple.sources import SOURCES
@@ -55,15 +57,18 @@ WORKED_EXAMPLES = (
 
 
 class _Ids(HTMLParser):
-    """Collect every ``id`` attribute of a page, and count the inline SVG pictures."""
+    """Collect every ``id`` attribute and link of a page, and count the inline SVG pictures."""
 
     def __init__(self) -> None:
         super().__init__()
         self.ids: list[str] = []
+        self.links: list[str] = []
         self.svgs = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.ids.extend(value for name, value in attrs if name == "id" and value)
+        if tag == "a":
+            self.links.extend(value for name, value in attrs if name == "href" and value)
         self.svgs += tag == "svg"
 
 
@@ -140,6 +145,30 @@ def test_every_public_module_has_an_api_page(site: dict[str, _Ids]) -> None:
     assert not missing, f"modules without an API page: {missing}"
 
 
+def _decider_links(site: dict[str, _Ids]) -> list[tuple[str, str]]:
+    """Each link of a rules page into the highlighted code, with the page it is on."""
+    return [
+        (name, link)
+        for name, page in site.items()
+        if name.startswith("rules/")
+        for link in page.links
+        if "_modules/" in link
+    ]
+
+
+def test_every_rule_box_links_to_the_code_of_its_decider(site: dict[str, _Ids]) -> None:
+    # One link per rule decided by exactly one function (the build warns for the others), and
+    # each lands on the function in the page of its module's highlighted source.
+    links = _decider_links(site)
+    assert len(links) == sum(len(DECIDERS.get(rule_id, [])) == 1 for rule_id in RULES)
+    for name, link in links:
+        target, anchor = posixpath.normpath(posixpath.join(posixpath.dirname(name), link)).split(
+            "#"
+        )
+        assert target in site, f"{name}: {link} leads to no page"
+        assert anchor in site[target].ids, f"{name}: {link} leads to no function"
+
+
 def _mini_project(tmp_path: Path, page: str) -> tuple[int, str]:
     """Build a one-page project with the docs' extension; return the status and warnings."""
     (tmp_path / "conf.py").write_text(
@@ -174,6 +203,44 @@ def test_an_unknown_rule_id_is_an_error(tmp_path: Path) -> None:
 def test_a_rule_on_the_wrong_page_is_an_error(tmp_path: Path) -> None:
     _, warnings = _mini_project(tmp_path, "Turn\n====\n\n.. rule:: score.count\n")
     assert "belongs to section 'Counting and winner'" in warnings
+
+
+def open_with_the_double(lead: int) -> bool:
+    """Whether the lead is the double: a stand-in reference function for the test below."""
+    return lead == 0
+
+
+def open_with_any_tile(lead: int) -> bool:
+    """Whether any lead opens: a second stand-in, for a rule decided twice."""
+    return lead >= 0
+
+
+def test_a_rule_box_shows_its_decider_and_a_rule_without_one_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # turn.order has one decider, play.match-end none, play.in-hand two: the box of the first
+    # names it, links to its line in the highlighted source and folds its code; the build
+    # warns for the others, naming each.
+    monkeypatch.setitem(DECIDERS, "turn.order", [open_with_the_double])
+    monkeypatch.setitem(DECIDERS, "play.match-end", [])
+    monkeypatch.setitem(DECIDERS, "play.in-hand", [open_with_the_double, open_with_any_tile])
+    rules = ("turn.order", "play.match-end", "play.in-hand")
+    status, warnings = _mini_project(
+        tmp_path, "Turn\n====\n\n" + "".join(f".. rule:: {rule}\n\n" for rule in rules)
+    )
+    assert status == 0
+    assert "play.match-end is decided by 0 reference functions" in warnings
+    assert "play.in-hand is decided by 2 reference functions" in warnings
+    assert "turn.order is decided" not in warnings
+    page = (tmp_path / "_build" / "rules" / "turn.html").read_text(encoding="utf-8")
+    # The page is rules/turn.html; viewcode writes the module's source at
+    # _modules/<module as a path>.html, the function at the anchor of its name.
+    source = f"../_modules/{__name__.replace('.', '/')}.html#open_with_the_double"
+    assert page.count('href="../_modules/') == 1
+    assert f'href="{source}"' in page
+    assert f"{__name__}.open_with_the_double" in page
+    assert "<details" in page
+    assert "Whether the lead is the double" in page
 
 
 def _front_matter(index: str) -> tuple[str, str]:

@@ -33,6 +33,7 @@ STDLIB: dict[str, str] = {
     "collections.abc.Sequence": "collections.abc.html#collections.abc.Sequence",
     "collections.abc.Iterable": "collections.abc.html#collections.abc.Iterable",
     "collections.abc.Iterator": "collections.abc.html#collections.abc.Iterator",
+    "collections.abc.Callable": "collections.abc.html#collections.abc.Callable",
     "collections.Counter": "collections.html#collections.Counter",
 }
 """Standard-library target -> page and anchor under the Python library reference."""

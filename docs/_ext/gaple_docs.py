@@ -6,6 +6,11 @@ Nothing the package already states is retyped in the docs: rules come from
 pages place and explain them; if the code changes, the pages change with it, and if a rule,
 source, option or preset is left undocumented the build warns (and ``-W`` fails it).
 
+Each rule's box also names the reference function that decides it
+(:func:`gaple.reference.deciding.decided_by`), linked to its highlighted source on the page
+``sphinx.ext.viewcode`` writes, and shows its code folded; a rule that no function decides, or
+that more than one does, is a warning.
+
 Directives
     ``.. rule:: ID``             one rule, anchored at ``#rule-<id with dots as hyphens>``, on
                                  the page named after its section (``rules/turn``)
@@ -19,6 +24,7 @@ Directives
     ``.. error-codes::``         the table of :data:`gaple.state.ERROR_CODES`
     ``.. conformance-vectors::`` the committed vectors by topic and by rule (``spec/vectors``)
     ``.. protocol-messages::``   the adapter protocol's messages (``spec/protocol``)
+    ``.. package-modules:: PKG`` the API reference of every public module of a package
 
 Roles: ``:rule:``, ``:source:``, ``:opt:``, ``:preset:``, ``:example:``.
 """
@@ -30,8 +36,14 @@ import contextlib
 import doctest
 import enum
 import functools
+import html
+import importlib
+import inspect
 import io
 import json
+import pkgutil
+import posixpath
+import textwrap
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar, cast
@@ -44,7 +56,9 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 import gaple
+import gaple.reference  # imports every reference module, so each decider is in the table
 from gaple.presets import PRESETS, Preset
+from gaple.reference.deciding import decided_by
 from gaple.registry import RULES, Rule, rule_anchor, rule_page, rule_url
 from gaple.rules import Ruleset, option_info
 from gaple.sources import SOURCES
@@ -139,8 +153,40 @@ def _rule_body(rule: Rule) -> str:
     return f"{rule.statement}\n\n" + " ".join(facts) + "\n"
 
 
+def decider_nodes(rule_id: str, docname: str) -> list[nodes.Node]:
+    """The end of a rule's box on page ``docname``: the reference function that decides the
+    rule, named in full and linked to its highlighted source (the page of its module that
+    ``sphinx.ext.viewcode`` writes, at the function), then its code, folded in the HTML.
+
+    Raises:
+        KeyError: no reference function, or more than one, decides the rule.
+    """
+    function = decided_by(rule_id)
+    module, qualname = function.__module__, function.__qualname__
+    name = f"{module}.{qualname}"
+    source = posixpath.relpath(
+        posixpath.join("_modules", *module.split(".")), posixpath.dirname(docname) or "."
+    )
+    link = nodes.reference(
+        "", "", nodes.literal(name, name), internal=True, refuri=f"{source}.html#{qualname}"
+    )
+    said = nodes.paragraph("", "", nodes.emphasis("", "Decided by:"), nodes.Text(" "), link)
+    code = textwrap.dedent(inspect.getsource(function)).rstrip("\n")
+    block = nodes.literal_block(code, code, language="python")
+    summary = html.escape(f"The code of {qualname}")
+    return [
+        said,
+        nodes.raw(
+            "", f'<details class="gaple-decider"><summary>{summary}</summary>', format="html"
+        ),
+        block,
+        nodes.raw("", "</details>", format="html"),
+    ]
+
+
 class RuleDirective(_RenderDirective):
-    """``.. rule:: play.match-end``: the rule's statement, sources, options and error codes."""
+    """``.. rule:: play.match-end``: the rule's statement, sources, options and error codes,
+    and the reference function that decides it."""
 
     required_arguments = 1
 
@@ -161,7 +207,32 @@ class RuleDirective(_RenderDirective):
             nodes.literal(rule_id, rule_id),
             nodes.Text(f" ({rule.section})"),
         ]
-        return [self._box(anchor, heading, _rule_body(rule), "gaple-rule")]
+        box = self._box(anchor, heading, _rule_body(rule), "gaple-rule")
+        try:
+            box.extend(decider_nodes(rule_id, self.env.docname))
+        except KeyError as error:
+            logger.warning(error.args[0], location=self.get_location(), type="gaple")
+        return [box]
+
+
+class PackageModulesDirective(SphinxDirective):
+    """``.. package-modules:: gaple.reference``: the API reference of every public module of
+    the package, in name order, each docstring's examples run in its module's namespace; so a
+    module added to the package is documented, and its code highlighted, without an edit here."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        _depends_on_the_code(self)
+        package = importlib.import_module(self.arguments[0])
+        lines: list[str] = []
+        found = pkgutil.iter_modules(package.__path__, package.__name__ + ".")
+        for name in sorted(module.name for module in found):
+            if name.rpartition(".")[2].startswith("_"):
+                continue
+            lines += [".. testsetup:: *", "", f"   import {name}"]
+            lines += [f"   globals().update(vars({name}))", "", f".. automodule:: {name}", ""]
+        return self.parse_text_to_nodes("\n".join(lines))
 
 
 class RuleIndexDirective(SphinxDirective):
@@ -616,6 +687,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive_to_domain("std", "rule", RuleDirective, override=True)
     app.add_directive_to_domain("std", "preset", PresetDirective, override=True)
     app.add_directive("rule-index", RuleIndexDirective)
+    app.add_directive("package-modules", PackageModulesDirective)
     app.add_directive("all-sources", AllSourcesDirective)
     app.add_directive("all-options", AllOptionsDirective)
     app.add_directive("preset-matrix", PresetMatrixDirective)

@@ -26,7 +26,6 @@ from typing import IO, Any
 import attrs
 
 from gaple import __version__
-from gaple.cli.check import merge_shards, overall, read_shard
 from gaple.cli.common import UsageError, dump_json, rules_from_args
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
 from gaple.conformance.cases import LEVELS
@@ -40,6 +39,7 @@ from gaple.conformance.engines import (
     serve,
 )
 from gaple.conformance.escape import printable
+from gaple.conformance.merging import merge_shards, overall, read_shard
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, run_suite
 from gaple.conformance.summary import (
