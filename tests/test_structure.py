@@ -1,0 +1,170 @@
+"""The house rules of the code, each checked on the source and each shown able to fail.
+
+* One rule, one place: every rule of the registry is decided by exactly one function of
+  :mod:`gaple.reference`, marked ``@decides``.
+* No module imports another module's private (underscore) names: what one module needs of
+  another is public there, documented and typed. Tests may reach into the module they test.
+* Bitset primitives (the masks of a state, ``iter_bits``, a tile set's ``mask``, ``suit``
+  and ``unpack``) live in the engine and in the few modules listed below with their reason;
+  the reference and everything that classifies read tiles.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import gaple
+import gaple.reference
+from gaple.reference import deciding
+from gaple.registry import RULES
+
+PACKAGE = Path(gaple.__file__).parent
+ROOT = PACKAGE.parent.parent
+NON_TEST_CODE = (PACKAGE, ROOT / "tools", ROOT / "examples", ROOT / "benchmarks", ROOT / "docs")
+
+BITSET_NAMES = frozenset({"iter_bits"})
+BITSET_ATTRIBUTES = frozenset(
+    {"hand_masks", "discard_masks", "line_mask", "scoring_masks", "mask", "suit", "unpack"}
+)
+BITSET_MODULES = {
+    "engine": "the fast engine: what it is for",
+    "tiles.py": "defines the bitsets: a tile set's bit order, masks, suits and iter_bits",
+    "state.py": "a State holds its groups of tiles as bitsets and unpacks them as tiles",
+    "deal.py": "the seeded shuffle gives the engine its hands as bitsets (shuffle_with_hands)",
+    "conformance/transcript.py": "gaple check's fast path replays canonical logs on the engine",
+}
+"""The modules (relative to the package; a folder counts for all its files) that may use bitset
+primitives, and why."""
+
+
+def _python_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "_build" not in p.parts)
+
+
+def private_imports(path: Path) -> list[str]:
+    """Each ``from gaple... import _name`` in ``path`` (dunder names such as ``__version__``
+    are public by convention)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gaple"):
+            found += [
+                f"{node.module}.{alias.name} (line {node.lineno})"
+                for alias in node.names
+                if alias.name.startswith("_") and not alias.name.startswith("__")
+            ]
+    return found
+
+
+def bitset_uses(path: Path) -> list[str]:
+    """Each use of a bitset primitive in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in BITSET_NAMES:
+            found.append(f"{node.id} (line {node.lineno})")
+        elif isinstance(node, ast.Attribute) and node.attr in BITSET_ATTRIBUTES:
+            found.append(f".{node.attr} (line {node.lineno})")
+        elif isinstance(node, ast.alias) and node.name in BITSET_NAMES:
+            found.append(f"import {node.name}")
+    return found
+
+
+def _may_use_bitsets(path: Path) -> bool:
+    relative = path.relative_to(PACKAGE).as_posix()
+    return any(
+        relative == allowed or relative.startswith(f"{allowed}/") for allowed in BITSET_MODULES
+    )
+
+
+def deciders_problems(table: dict[str, list[Callable[..., object]]]) -> list[str]:
+    """Each registry rule that is not decided by exactly one reference function, and each
+    decider that lives outside :mod:`gaple.reference`."""
+    problems = []
+    for rule_id in RULES:
+        functions = table.get(rule_id, [])
+        if len(functions) != 1:
+            names = ", ".join(f"{f.__module__}.{f.__qualname__}" for f in functions) or "none"
+            problems.append(f"{rule_id}: decided by {len(functions)} functions ({names})")
+    for rule_id, functions in table.items():
+        problems += [
+            f"{rule_id}: {f.__module__}.{f.__qualname__} is outside gaple.reference"
+            for f in functions
+            if not f.__module__.startswith("gaple.reference.")
+        ]
+    return problems
+
+
+def test_every_rule_is_decided_by_exactly_one_reference_function() -> None:
+    assert deciders_problems(deciding.DECIDERS) == []
+
+
+def test_the_decider_check_sees_a_rule_decided_twice_and_one_not_decided() -> None:
+    table = {rule_id: list(functions) for rule_id, functions in deciding.DECIDERS.items()}
+    table["turn.forced-play"] = [*table.get("turn.forced-play", []), _outsider]
+    table.pop("block.pass", None)
+    problems = deciders_problems(table)
+    assert any(p.startswith("turn.forced-play: decided by 2") for p in problems), problems
+    assert any(p.startswith("block.pass: decided by 0") for p in problems), problems
+    assert any("outside gaple.reference" in p for p in problems), problems
+
+
+def _outsider() -> None:
+    """A function outside the reference, for the check above to find."""
+
+
+def test_decides_refuses_a_rule_id_the_registry_does_not_have() -> None:
+    with pytest.raises(ValueError, match=r"not in the registry: turn\.nonsense"):
+        deciding.decides("turn.nonsense")
+    with pytest.raises(ValueError, match="at least one rule ID"):
+        deciding.decides()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for folder in NON_TEST_CODE for p in _python_files(folder)],
+    ids=lambda p: p.relative_to(ROOT).as_posix(),
+)
+def test_no_module_imports_another_modules_private_names(path: Path) -> None:
+    assert private_imports(path) == []
+
+
+def test_the_private_import_check_sees_one(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("from gaple import __version__\nfrom gaple.state import State, _hidden\n")
+    assert private_imports(sample) == ["gaple.state._hidden (line 2)"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _python_files(PACKAGE) if not _may_use_bitsets(p)],
+    ids=lambda p: p.relative_to(PACKAGE).as_posix(),
+)
+def test_bitset_primitives_live_only_in_the_engine_and_the_listed_modules(path: Path) -> None:
+    assert bitset_uses(path) == []
+
+
+def test_the_reference_is_checked_for_bitsets() -> None:
+    # The parametrisation above must include every reference module.
+    reference = [p for p in _python_files(PACKAGE / "reference") if p.name != "__init__.py"]
+    assert reference
+    assert not any(_may_use_bitsets(p) for p in reference)
+
+
+def test_the_bitset_check_sees_masks(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from gaple.tiles import iter_bits\n"
+        "def f(state, full):\n"
+        "    return list(iter_bits(state.hand_masks[0])), full.suit[3]\n"
+    )
+    assert sorted(bitset_uses(sample)) == [
+        ".hand_masks (line 3)",
+        ".suit (line 3)",
+        "import iter_bits",
+        "iter_bits (line 3)",
+    ]
