@@ -73,7 +73,8 @@ def scenario_cases(text: str, source: str) -> Iterator[dict[str, JSON]]:
             complete = _complete(entry, seen)
             case = _build(complete)
         except (ValueError, KeyError) as error:
-            msg = f"{source}: scenario {name}: {error.args[0] if error.args else error!r}"
+            reason = error.args[0] if error.args else repr(error)
+            msg = f"{source}: scenario {name}: {reason}"
             raise ScenarioError(msg) from error
         seen[complete["id"]] = complete
         yield case
@@ -215,7 +216,11 @@ def _step(number: int, text: str) -> Step:
     if not seat.isdigit():
         msg = f"{where}: write the seat number first, as in '0 lead 0-0'"
         raise ScenarioError(msg)
-    parse_move(move)
+    try:
+        parse_move(move)
+    except ValueError as error:
+        msg = f"{where}: {error}"
+        raise ScenarioError(msg) from None
     if not claim:
         return (int(seat), move, None)
     words = claim.split()
