@@ -7,8 +7,8 @@ ends the spec does not reproduce. An entry states:
 * ``id``, ``description`` and ``why`` (the hand reasoning behind it), all required; the topic
   is the id up to its first ``-``;
 * ``preset`` (required) and ``options``, the options it overrides;
-* the deal, as ``seats`` (the tiles that matter, per seat number; :func:`deal_around` gives
-  out the rest) or ``hands`` (every seat's tiles, a whole deal, with the set-aside tiles in
+* the deal, as ``seats`` (the tiles that matter, per seat number; the rest are given out in
+  tile order) or ``hands`` (every seat's tiles, a whole deal, with the set-aside tiles in
   ``aside``), and ``starter``, ``first_seat`` and ``first_hand`` (default ``0`` and ``true``);
 * ``moves``, each ``"<seat> <move>"`` optionally followed by what its author reasoned:
   ``-> <error code>`` (the spec refuses it so) or ``-> ends <left> <right>`` (the ends after it);
@@ -29,12 +29,12 @@ from typing import Any
 
 from gaple.conformance.cases import JSON, ScenarioError, Step, build_case
 from gaple.deal import Deal
-from gaple.presets import find_preset
+from gaple.presets import UnknownPreset, find_preset
 from gaple.rules import Ruleset
 from gaple.state import ERROR_CODES, parse_move
 from gaple.tiles import Tile, parse_tiles, tile_set
 
-__all__ = ["DATA_DIR", "deal_around", "group_cases", "scenario_cases"]
+__all__ = ["DATA_DIR", "group_cases", "scenario_cases"]
 
 DATA_DIR = "scenario_data"
 """The folder of :mod:`gaple.conformance` holding one ``<group>.toml`` per group."""
@@ -72,7 +72,7 @@ def scenario_cases(text: str, source: str) -> Iterator[dict[str, JSON]]:
         try:
             complete = _complete(entry, seen)
             case = _build(complete)
-        except (ValueError, KeyError) as error:
+        except (ValueError, UnknownPreset) as error:
             reason = error.args[0] if error.args else repr(error)
             msg = f"{source}: scenario {name}: {reason}"
             raise ScenarioError(msg) from error
@@ -139,7 +139,7 @@ def _deal(entry: dict[str, Any], rules: Ruleset) -> Deal:
         raise ScenarioError(msg)
     starter = _starter(entry)
     if ("seats" in entry) == ("hands" in entry):
-        msg = "give the deal as seats (the tiles that matter) or as hands (all), not both"
+        msg = "give the deal as either seats (the tiles that matter) or hands (all of them)"
         raise ScenarioError(msg)
     if "seats" in entry:
         if "aside" in entry:
@@ -147,7 +147,7 @@ def _deal(entry: dict[str, Any], rules: Ruleset) -> Deal:
             raise ScenarioError(msg)
         seats = _table(entry, "seats")
         named = {_seat(key): _tiles(text, f"seat {key}") for key, text in seats.items()}
-        return deal_around(rules, named, starter=starter, first_seat=first_seat)
+        return _deal_around(rules, named, starter=starter, first_seat=first_seat)
     return Deal(
         hands=[_tiles(text, f"hand {seat}") for seat, text in enumerate(_texts(entry, "hands"))],
         starter=starter,
@@ -178,7 +178,7 @@ def _tiles(text: Any, where: str) -> tuple[Tile, ...]:
         raise ScenarioError(msg) from None
 
 
-def deal_around(
+def _deal_around(
     rules: Ruleset,
     named: Mapping[int, tuple[Tile, ...]],
     *,
