@@ -56,6 +56,9 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     # The texts of spec/ ship inside the package, and the plugin is registered for pytest.
     assert {"gaple/spec/PROTOCOL.md", "gaple/spec/INTERPRETING.md"} <= names
     assert "gaple/testing/plugin.py" in names
+    # The hand-written scenarios are package data, read by gaple.conformance.builder.
+    groups = ("open", "play", "turns", "score", "suwiki")
+    assert {f"gaple/conformance/scenario_data/{group}.toml" for group in groups} <= names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
 
     env_dir = tmp_path / "venv"
@@ -82,6 +85,14 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     run(gaple, "spec", "--out", tmp_path / "spec", cwd=tmp_path)
     written = (tmp_path / "spec" / "PROTOCOL.md").read_bytes()
     assert written == (ROOT / "spec" / "PROTOCOL.md").read_bytes()
+    # The installed package builds the committed cases byte for byte (from its scenario data).
+    cases = {
+        folder: {
+            p.relative_to(folder): p.read_bytes() for p in (folder / "vectors").rglob("*.json")
+        }
+        for folder in (tmp_path / "spec", ROOT / "spec")
+    }
+    assert cases[tmp_path / "spec"] == cases[ROOT / "spec"]
 
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     project = subprocess.run(

@@ -2,7 +2,8 @@
 
 A case is plain JSON (schema: ``spec/schema/case.schema.json``). Its expected values are
 computed here by running the executable spec, so a case can never disagree with it; which
-deals and actions make a case worth having is decided by hand in :mod:`.scenarios`.
+deals and actions make a case worth having is decided by hand in the scenario data files read
+by :mod:`.builder` and in :mod:`.scenarios`.
 
 The observable state after each step (:func:`observe`) is split into levels an engine can be
 checked at (:data:`LEVELS`): ``line`` (line, ends, legal leads and placements), ``turns`` (the
