@@ -7,6 +7,10 @@ functions by the tests; vectors, labels and coverage criteria ask these function
 copy of a rule.
 """
 
+from gaple.reference import counting as counting
+from gaple.reference import partnership as partnership
+from gaple.reference import scoring as scoring
+from gaple.reference import settlement as settlement
 from gaple.reference.deciding import DECIDERS, decided_by, decides
 
 __all__ = ["DECIDERS", "decided_by", "decides"]
