@@ -32,8 +32,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from gaple.engine.scoring import QuietFields, position_fields, quiet_fields
+from gaple.engine.scoring import QuietFields, position_fields, quiet_fields, rank_keys, ranked
 from gaple.position import InvalidPosition, Position, make_position, position_of
+from gaple.reference.counting import count_seat, rank
 from gaple.reference.scoring import Reckoning, reckon
 from gaple.result import HandResult, hand_result, score_position
 from gaple.rules import BlockedAction, ChallengeTie, LeadRule, Ruleset, Settlement, StakeBase
@@ -221,9 +222,9 @@ def test_every_finished_double_3_hand_scores_alike_in_all_three(rules: Ruleset) 
 def double_6_rules(draw: st.DrawFn) -> Ruleset:
     """Four seats on the double-6 set, discarding, with every scoring option drawn; seven
     tiles each (none set aside) or six (three set aside)."""
-    settlement = draw(
-        st.sampled_from([Settlement.PARTNERSHIP, Settlement.PARTNERSHIP, *INDIVIDUAL])
-    )
+    # Partnership three times in four: most of what a typed-in position reaches is there.
+    individual = draw(st.booleans()) and draw(st.booleans())
+    settlement = draw(st.sampled_from(INDIVIDUAL)) if individual else Settlement.PARTNERSHIP
     rules = Ruleset(
         max_pip=6,
         players=4,
@@ -251,9 +252,9 @@ def double_6_rules(draw: st.DrawFn) -> Ruleset:
 
 
 @st.composite
-def trails(draw: st.DrawFn, max_pip: int) -> tuple[list[Tile], tuple[int, int]]:
+def trails(draw: st.DrawFn, max_pip: int) -> tuple[list[Tile], tuple[int, int], int | None]:
     """A line as a walk from its left end: each tile matches the number showing on the
-    right; returns the tiles in order and the two ends.
+    right; returns the tiles in order, the two ends and the favoured number (see below).
 
     Often the walk favours the tiles of 0 or of the top number but never lays that double,
     so that every other tile of the number lies in the line (what makes a held double dead);
@@ -276,7 +277,7 @@ def trails(draw: st.DrawFn, max_pip: int) -> tuple[list[Tile], tuple[int, int]]:
         end = tile.other(end)
     if Tile(end, end) not in line and draw(st.booleans()):
         line.append(Tile(end, end))
-    return line, (start, end)
+    return line, (start, end), favoured
 
 
 @st.composite
@@ -284,13 +285,14 @@ def typed_positions(draw: st.DrawFn) -> Position:
     """A finished double-6 position typed in: a drawn line, the other tiles shared among the
     hands, the discards and the set-aside tiles, a seat gone out or a blocked hand."""
     rules = draw(double_6_rules())
-    line, ends = draw(trails(rules.max_pip))
+    line, ends, favoured = draw(trails(rules.max_pip))
     rest = [t for t in tile_set(rules.max_pip).tiles if t not in line]
     aside_count = rules.undealt - 1 if rules.undealt else 0
     assume(len(rest) >= aside_count)
     aside = draw(st.permutations(rest))[:aside_count]
     rest = [t for t in rest if t not in aside]
     blocked = draw(st.booleans())
+    hide_keepers = draw(st.booleans())
     out_seat = None if blocked else draw(st.integers(0, 3))
     hands: list[list[Tile]] = [[] for _ in range(4)]
     discards: list[list[Tile]] = [[] for _ in range(4)]
@@ -300,7 +302,16 @@ def typed_positions(draw: st.DrawFn) -> Position:
         seat = draw(st.sampled_from(seats))
         # A blocked hand holds no tile showing an end; the seat that went out holds none.
         must_discard = seat == out_seat or (blocked and (tile.has(ends[0]) or tile.has(ends[1])))
-        (discards if must_discard or draw(st.booleans()) else hands)[seat].append(tile)
+        # Often the favoured number's double stays in a hand and its other tiles off the line
+        # are discarded: only discards then keep the double alive.
+        if favoured is not None and tile.has(favoured) and hide_keepers:
+            must_discard = must_discard or tile != Tile(favoured, favoured)
+            may_discard = tile != Tile(favoured, favoured)
+        else:
+            may_discard = True
+        (discards if must_discard or (may_discard and draw(st.booleans())) else hands)[seat].append(
+            tile
+        )
     closing = None if blocked or draw(st.booleans()) else line[-1]
     try:
         return make_position(
@@ -325,3 +336,33 @@ def test_a_typed_in_position_scores_alike_in_all_three(pos: Position) -> None:
     expected = fields_of(reckon(pos))
     assert position_fields(pos) == expected
     assert fields_of(score_position(pos)) == expected
+
+
+@st.composite
+def scoring_sets(draw: st.DrawFn) -> tuple[int, list[tuple[Tile, ...]]]:
+    """Two to six disjoint scoring sets of at most three tiles of a double-N set (N from 1 to
+    9): small sets make equal counts, and so the tie-breaks, common."""
+    max_pip = draw(st.integers(1, 9))
+    tiles = draw(st.permutations(tile_set(max_pip).tiles))
+    sizes = draw(st.lists(st.integers(0, 3), min_size=2, max_size=6))
+    assume(sum(sizes) <= len(tiles))
+    starts = list(itertools.accumulate([0, *sizes]))
+    return max_pip, [tuple(tiles[a:b]) for a, b in itertools.pairwise(starts)]
+
+
+@given(scoring_sets(), st.booleans())
+def test_the_ranking_is_the_same_in_the_engine_and_the_reference(
+    drawn: tuple[int, list[tuple[Tile, ...]]], double_blank_25: bool
+) -> None:
+    # The quiet fields name only the winner; the whole ranking and every key are compared
+    # here, on sets where equal counts are common.
+    max_pip, sets = drawn
+    full = tile_set(max_pip)
+    keys = rank_keys(full, [full.mask(s) for s in sets], double_blank_25)
+    counts = [
+        count_seat(seat, s, (), double_blank_25=double_blank_25) for seat, s in enumerate(sets)
+    ]
+    reference = rank(counts)
+    assert [entry.seat for entry in reference] == list(ranked(keys))
+    assert [entry.key for entry in reference] == sorted(keys)
+    assert [c.count for c in counts] == [key[0] for key in keys]
