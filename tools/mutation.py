@@ -70,8 +70,21 @@ from gaple.conformance.vectors import load_cases
 from gaple.registry import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("state", "result", "deal", "match", "rules")
-"""The modules that decide what is legal and what a hand scores, and the rule tables they read."""
+MODULES = (
+    "state",
+    "position",
+    "result",
+    "reference.counting",
+    "reference.settlement",
+    "reference.partnership",
+    "reference.scoring",
+    "engine.scoring",
+    "deal",
+    "match",
+    "rules",
+)
+"""The modules that decide what is legal and what a hand scores, and the rule tables they read
+(a dotted name is a module of a subpackage: ``engine.scoring`` is ``gaple.engine.scoring``)."""
 SURVIVORS_FILE = ROOT / "tools" / "mutation-survivors.toml"
 VECTORS = ROOT / "spec" / "vectors" / "v1"
 
@@ -131,7 +144,7 @@ class Mutant:
 
 def module_path(module: str) -> Path:
     """The source file of ``gaple.<module>``."""
-    return ROOT / "src" / "gaple" / f"{module}.py"
+    return ROOT / "src" / "gaple" / f"{module.replace('.', '/')}.py"
 
 
 def _short(node: ast.AST) -> str:
@@ -492,6 +505,29 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_partnership.py",
         "test_result_properties.py",
         "test_fast_paths.py",
+    ),
+    "position": ("test_result.py", "test_fast_paths.py", "test_reference_result.py"),
+    "reference.counting": (
+        "test_result_reasons.py",
+        "test_worked_examples_scoring.py",
+        "test_reference_result.py",
+    ),
+    "reference.settlement": (
+        "test_result_reasons.py",
+        "test_worked_examples_scoring.py",
+        "test_reference_result.py",
+    ),
+    "reference.partnership": (
+        "test_reference_facts.py",
+        "test_partnership.py",
+        "test_reference_result.py",
+    ),
+    "reference.scoring": ("test_result.py", "test_partnership.py", "test_reference_result.py"),
+    "engine.scoring": (
+        "test_fast_paths.py",
+        "test_partnership.py",
+        "test_reference_result.py",
+        "test_result_properties.py",
     ),
     "deal": (
         "test_deal.py",
