@@ -14,7 +14,14 @@ tiles with a 4 besides 4-4, so a line can hold all four without showing 4 at an 
 
 from __future__ import annotations
 
+import ast
+import inspect
+from types import ModuleType
+
+import pytest
+
 from gaple.position import Position, make_position
+from gaple.reference import counting, decided_by, partnership, scoring, settlement
 from gaple.reference.partnership import (
     Challenge,
     ClosingBonus,
@@ -28,6 +35,7 @@ from gaple.reference.partnership import (
     score_out,
 )
 from gaple.reference.scoring import counts_of, reckon
+from gaple.registry import RULES
 from gaple.result import score_position
 from gaple.rules import BlockedAction, ChallengeTie, Ruleset, Settlement, StakeBase
 from gaple.state import Ending
@@ -264,3 +272,52 @@ def test_the_closing_bonus_says_whether_only_the_house_rule_earned_it() -> None:
     assert closing_bonus(house, S, T("4-4")) == ClosingBonus(T("4-4"), S, 100, False)
     # A bonus of 0 is no bonus.
     assert closing_bonus(DOUBLE_4.replace(blank_double_bonus=0), N, T("0-0")) is None
+
+
+# --- the reference's shape ----------------------------------------------------------------------
+
+SCORING_RULES = (
+    "score.count",
+    "score.double-blank-25",
+    "score.rank",
+    "score.team",
+    "settle.per-hand",
+    "settle.chips",
+    "settle.difference",
+    "settle.cumulative",
+    "partner.out",
+    "partner.challenge",
+    "partner.challenge-tie",
+    "partner.dead-double",
+    "partner.closing-double",
+)
+"""The rules of the scoring pages (registry.py): counting, settlements, partnership."""
+
+
+def test_each_scoring_rule_is_decided_by_exactly_one_reference_function() -> None:
+    assert {
+        rule_id for rule_id in RULES if rule_id.startswith(("score.", "settle.", "partner."))
+    } == set(SCORING_RULES)
+    for rule_id in SCORING_RULES:
+        assert decided_by(rule_id).__module__.startswith("gaple.reference."), rule_id
+
+
+BITSETS = (
+    "hand_masks",
+    "discard_masks",
+    "line_mask",
+    "scoring_masks",
+    "iter_bits",
+    "tile_set",
+    ".mask(",
+)
+"""What the reference never reads: the engine's bitsets."""
+
+
+@pytest.mark.parametrize("module", [counting, settlement, partnership, scoring])
+def test_the_scoring_reference_reads_tiles_not_bitsets(module: ModuleType) -> None:
+    source = inspect.getsource(module)
+    assert not [word for word in BITSETS if word in source]
+    # No BitOr: it is also the union of types (`Tile | None`).
+    bit_operators = (ast.BitAnd, ast.BitXor, ast.LShift, ast.RShift, ast.Invert)
+    assert not [node for node in ast.walk(ast.parse(source)) if isinstance(node, bit_operators)]

@@ -22,7 +22,7 @@ from gaple.reference.counting import DOUBLE_BLANK, SeatCount
 from gaple.reference.deciding import decides
 from gaple.rules import ChallengeTie, Ruleset, StakeBase
 from gaple.state import Ending
-from gaple.tiles import Tile, tile_set
+from gaple.tiles import Tile
 
 __all__ = [
     "Challenge",
@@ -282,8 +282,8 @@ def _fate(pos: Position, count: SeatCount, double: Tile, value: int) -> DoubleFa
     pip = double.low
     if pip in pos.ends:
         return fate(Fate.OPEN_END)
-    suit = [t for t in tile_set(rules.max_pip).tiles if t.has(pip) and t != double]
-    keepers = tuple(_spot(pos, t) for t in suit if t not in pos.line)
+    others = sorted(Tile(pip, q) for q in range(rules.max_pip + 1) if q != pip)
+    keepers = tuple(_spot(pos, t) for t in others if t not in pos.line)
     return fate(Fate.KEPT_ALIVE, keepers) if keepers else fate(Fate.DEAD)
 
 
