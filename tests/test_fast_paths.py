@@ -16,8 +16,9 @@ from checks import every_move
 from gaple.conformance import transcript
 from gaple.deal import Deal, SplitMix64, shuffle_deal
 from gaple.engine.play import Pick, fits, moves_on, run, tables
+from gaple.engine.scoring import played_position, quiet_fields
 from gaple.presets import PRESETS
-from gaple.result import Position, _played_position, _quiet_fields, hand_result, position_of
+from gaple.result import Position, hand_result, position_of
 from gaple.rules import BlockedAction, Ruleset
 from gaple.simulate import play_out, random_hand
 from gaple.state import (
@@ -62,22 +63,22 @@ def test_a_shuffled_deal_equals_one_built_through_the_converters(name: str) -> N
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
-def test_a_played_position_equals_the_checked_one(name: str) -> None:
-    # gaple check scores a replayed hand from _played_position, which skips Position's
+def test_aplayed_position_equals_the_checked_one(name: str) -> None:
+    # gaple check scores a replayed hand from played_position, which skips Position's
     # converters and checks: it must build the same position, field by field and type by
     # type (a list where the converters make a tuple would compare unequal).
     rules = PRESETS[name].rules
     for seed in range(100):
         state = random_hand(rules, seed)
-        fast, checked = _played_position(state), position_of(state)
+        fast, checked = played_position(state), position_of(state)
         assert fast == checked, f"seed {seed}"
         for field in attrs.fields(Position):
             assert type(getattr(fast, field.name)) is type(getattr(checked, field.name))
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
-def test_the_quiet_fields_are_those_of_the_hand_result(name: str) -> None:
-    # gaple check compares a claimed result with _quiet_fields, which skips the notes and,
+def test_thequiet_fields_are_those_of_the_hand_result(name: str) -> None:
+    # gaple check compares a claimed result with quiet_fields, which skips the notes and,
     # outside partnership scoring, the position: the fields must be hand_result's, in the
     # order of the transcript's result fields.
     rules = PRESETS[name].rules
@@ -85,7 +86,7 @@ def test_the_quiet_fields_are_those_of_the_hand_result(name: str) -> None:
         state = random_hand(rules, seed)
         result = hand_result(state)
         expected = tuple(getattr(result, field) for field in transcript._RESULT)
-        assert _quiet_fields(state) == expected, f"seed {seed}"
+        assert quiet_fields(state) == expected, f"seed {seed}"
 
 
 def test_playing_out_a_finished_hand_gives_that_hand() -> None:

@@ -14,7 +14,7 @@ import gaple
 
 CORE = (
     *("tiles", "sources", "registry", "rules", "presets"),
-    *("deal", "state", "result", "match", "simulate"),
+    *("deal", "state", "position", "result", "match", "simulate"),
 )
 UPPER = ("gaple.io", "gaple.render", "gaple.conformance", "gaple.cli", "gaple.testing")
 # Test tools are only for those who install the conformance extra, never for the core.

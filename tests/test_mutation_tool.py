@@ -114,13 +114,10 @@ def _mutant(module: str, key: str) -> object:
 
 
 def test_a_mutant_that_breaks_a_rule_is_killed_through_the_protocol() -> None:
-    # Counting a 0-0 held with another blank as 25 instead of 0 (`_blank_bonus` returns 25 for
+    # Counting a 0-0 held with another blank as 25 instead of 0 (`blank_double` gives 25 for
     # both) breaks score.double-blank-25; the double-blank-with-another-blank vector catches it.
     verdict = mutation.run_mutant(
-        _mutant(
-            "result",
-            "result:_blank_bonus:condition:mask & full.suit[0] & ~_DOUBLE_BLANK -> False#1",
-        )
+        _mutant("reference.counting", "reference.counting:blank_double:condition:others -> False#1")
     )
     assert verdict.killed, verdict.how
 
@@ -130,7 +127,8 @@ def test_a_mutant_the_protocol_cannot_show_survives() -> None:
     # protocol only plays hands, so every position it scores is valid.
     verdict = mutation.run_mutant(
         _mutant(
-            "result", "result:Position.__attrs_post_init__:condition:problem is not None -> False#1"
+            "position",
+            "position:Position.__attrs_post_init__:condition:problem is not None -> False#1",
         )
     )
     assert not verdict.killed, verdict.how

@@ -24,7 +24,7 @@ killed when a test fails, and every survivor is listed, in ``[tests.equivalent]`
 tell it from the spec) or ``[tests.outside]`` (code no input reaches) of the same file, or
 marked as a gap in the tests. Every mutant is run there; nothing is left out.
 
-    python tools/mutation.py                      # state, result, deal, match, rules
+    python tools/mutation.py                      # every module of MODULES
     python tools/mutation.py --against tests      # the same mutants, against the unit tests
     python tools/mutation.py --module result --sample 100 --seed 1
     python tools/mutation.py --list --module state   # the mutants, without running them
@@ -70,8 +70,23 @@ from gaple.conformance.vectors import load_cases
 from gaple.registry import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("state", "result", "deal", "match", "rules")
-"""The modules that decide what is legal and what a hand scores, and the rule tables they read."""
+MODULES = (
+    "state",
+    "position",
+    "result",
+    "reference.counting",
+    "reference.settlement",
+    "reference.partnership",
+    "reference.scoring",
+    "engine.scoring",
+    "deal",
+    "match",
+    "rules",
+)
+"""The modules that decide what is legal and what a hand scores, and the rule tables they read
+(a dotted name is a module of a subpackage: ``engine.scoring`` is ``gaple.engine.scoring``)."""
+_WIDTH = max(map(len, MODULES))
+"""The width of the module column of the reports."""
 SURVIVORS_FILE = ROOT / "tools" / "mutation-survivors.toml"
 VECTORS = ROOT / "spec" / "vectors" / "v1"
 
@@ -131,7 +146,7 @@ class Mutant:
 
 def module_path(module: str) -> Path:
     """The source file of ``gaple.<module>``."""
-    return ROOT / "src" / "gaple" / f"{module}.py"
+    return ROOT / "src" / "gaple" / f"{module.replace('.', '/')}.py"
 
 
 def _short(node: ast.AST) -> str:
@@ -493,6 +508,29 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_result_properties.py",
         "test_fast_paths.py",
     ),
+    "position": ("test_result.py", "test_fast_paths.py", "test_reference_result.py"),
+    "reference.counting": (
+        "test_result_reasons.py",
+        "test_worked_examples_scoring.py",
+        "test_reference_result.py",
+    ),
+    "reference.settlement": (
+        "test_result_reasons.py",
+        "test_worked_examples_scoring.py",
+        "test_reference_result.py",
+    ),
+    "reference.partnership": (
+        "test_reference_facts.py",
+        "test_partnership.py",
+        "test_reference_result.py",
+    ),
+    "reference.scoring": ("test_result.py", "test_partnership.py", "test_reference_result.py"),
+    "engine.scoring": (
+        "test_fast_paths.py",
+        "test_partnership.py",
+        "test_reference_result.py",
+        "test_result_properties.py",
+    ),
     "deal": (
         "test_deal.py",
         "test_state_errors.py",
@@ -701,7 +739,8 @@ def _report(
     why = {v.mutant.key: scope.why_equivalent(v.mutant) for v in verdicts if not v.killed}
     yield ""
     yield (
-        "module   mutants  outside     run  killed  equivalent  unexplained   score  mutation score"
+        f"{'module':<{_WIDTH}} mutants  outside     run  killed  equivalent  unexplained   score"
+        "  mutation score"
     )
     for module in modules:
         own = [v for v in verdicts if v.mutant.module == module]
@@ -712,7 +751,7 @@ def _report(
         score = f"{killed / len(own):.1%}" if own else "-"
         classical = f"{killed / (len(own) - equivalent):.1%}" if len(own) > equivalent else "-"
         yield (
-            f"{module:<8} {len(own) + away:>7} {away:>8} {len(own):>7} {killed:>7} "
+            f"{module:<{_WIDTH}} {len(own) + away:>7} {away:>8} {len(own):>7} {killed:>7} "
             f"{equivalent:>11} {gaps:>12} {score:>7} {classical:>15}"
         )
     yield "(outside: in functions the protocol cannot reach, not run; score: killed / run;"
@@ -747,7 +786,7 @@ def _report_tests(
             )
     yield ""
     yield (
-        "module   run  killed  equivalent  outside  unexplained  killed/run"
+        f"{'module':<{_WIDTH}} run  killed  equivalent  outside  unexplained  killed/run"
         "  killed/(run-equivalent)  seconds"
     )
     for module in modules:
@@ -757,7 +796,7 @@ def _report_tests(
         raw = f"{killed / len(own):.1%}" if own else "-"
         score = f"{killed / (len(own) - kinds['E']):.1%}" if len(own) > kinds["E"] else "-"
         yield (
-            f"{module:<8} {len(own):>3} {killed:>7} {kinds['E']:>11} {kinds['O']:>8} "
+            f"{module:<{_WIDTH}} {len(own):>3} {killed:>7} {kinds['E']:>11} {kinds['O']:>8} "
             f"{kinds['?']:>12} {raw:>11} {score:>24} {seconds[module]:>8.0f}"
         )
     survivors = [v for v in verdicts if not v.killed]

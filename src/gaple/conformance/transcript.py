@@ -24,6 +24,7 @@ from gaple.conformance.cases import result_json
 from gaple.conformance.compare import compare_result, legal_difference
 from gaple.deal import InvalidDeal, sorted_deal
 from gaple.engine.play import PASS, run, start, tables
+from gaple.engine.scoring import quiet_fields
 from gaple.io import (
     FormatError,
     action_from_json,
@@ -33,7 +34,6 @@ from gaple.io import (
     state_to_json,
     tile_from_json,
 )
-from gaple.result import _quiet_fields
 from gaple.rules import Ruleset, Settlement
 from gaple.state import (
     Action,
@@ -56,7 +56,7 @@ JSON = Any
 
 _OBSERVED = ("ending", "to_act", "line", "ends", "hands", "discards")
 _RESULT = ("counts", "winner", "winning_team", "points", "replay")
-"""The fields of a claimed result, in the order of :func:`gaple.result._quiet_fields`."""
+"""The fields of a claimed result, in the order of :func:`gaple.engine.scoring.quiet_fields`."""
 
 
 @frozen
@@ -691,11 +691,11 @@ def _fast_result(claimed: JSON, state: State, actions: int) -> Verdict | None:
         # need to score any other to know that it needs no note.
         if state.ending is not Ending.BLOCKED or state.rules.settlement is not _PARTNERSHIP:
             return Verdict(actions, _ending(state), None)
-        replayed = _quiet_fields(state)[-1]
+        replayed = quiet_fields(state)[-1]
         return Verdict(actions, _ending(state), None, _REPLAYED if replayed else ())
     if type(claimed) is not dict or state.ending is None:
         return None
-    result = dict(zip(_RESULT, _quiet_fields(state), strict=True))
+    result = dict(zip(_RESULT, quiet_fields(state), strict=True))
     if not claimed.keys() <= result.keys():
         return None
     if exact_key(claimed) != exact_key({name: result[name] for name in claimed}):

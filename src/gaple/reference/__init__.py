@@ -7,6 +7,22 @@ functions by the tests; vectors, labels and coverage criteria ask these function
 copy of a rule.
 """
 
+# isort: off
+# In the order of the rule pages, one module a line.
+from gaple.reference import counting
+from gaple.reference import settlement
+from gaple.reference import partnership
+from gaple.reference import scoring
+
+# isort: on
 from gaple.reference.deciding import DECIDERS, decided_by, decides
 
-__all__ = ["DECIDERS", "decided_by", "decides"]
+__all__ = [
+    "DECIDERS",
+    "counting",
+    "decided_by",
+    "decides",
+    "partnership",
+    "scoring",
+    "settlement",
+]
