@@ -7,6 +7,28 @@ functions by the tests; vectors, labels and coverage criteria ask these function
 copy of a rule.
 """
 
+# isort: off
+# In the order of the rule pages, one module a line.
+from gaple.reference import equipment
+from gaple.reference import deal
+from gaple.reference import opening
+from gaple.reference import line
+from gaple.reference import turn
+from gaple.reference import ending
+from gaple.reference import match
+
+# isort: on
 from gaple.reference.deciding import DECIDERS, decided_by, decides
 
-__all__ = ["DECIDERS", "decided_by", "decides"]
+__all__ = [
+    "DECIDERS",
+    "deal",
+    "decided_by",
+    "decides",
+    "ending",
+    "equipment",
+    "line",
+    "match",
+    "opening",
+    "turn",
+]
