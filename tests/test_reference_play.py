@@ -19,7 +19,7 @@ on them reasoned from the counts of deals, so an enumeration cannot silently shr
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import attrs
 import pytest
@@ -27,7 +27,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from checks import every_move
-from gaple.deal import Deal, InvalidDeal
+from gaple.deal import Deal, InvalidDeal, shuffle_deal
 from gaple.reference import deal as reference_deal
 from gaple.reference import equipment, opening, turn
 from gaple.reference.ending import blocker
@@ -250,42 +250,48 @@ def test_verify_and_is_legal_agree_with_the_engine(data: st.DataObject, rules: R
         state = engine_apply(state, data.draw(st.sampled_from(legal)))
 
 
-def _broken(data: st.DataObject, rules: Ruleset, deal: Deal) -> Deal:
-    """``deal`` with one to three things wrong with it, of the kinds Deal.validate reports."""
-    outside = Tile(0, rules.max_pip + 1)
+PROBLEMS = (
+    "drop-hand",
+    "add-hand",
+    "starter",
+    "twice",
+    "outside",
+    "short",
+    "missing",
+    "seat-low",
+    "seat-high",
+)
+"""The kinds of things wrong with a deal that :meth:`gaple.deal.Deal.validate` reports."""
+
+
+def broken(rules: Ruleset, deal: Deal, problems: Iterable[str]) -> Deal:
+    """``deal`` with each of ``problems`` (:data:`PROBLEMS`) made in it, in order."""
     hands = [list(hand) for hand in deal.hands]
     starter, set_aside, first_seat = deal.starter, list(deal.set_aside), deal.first_seat
-    for _ in range(data.draw(st.integers(min_value=1, max_value=3))):
-        seat = data.draw(st.integers(min_value=0, max_value=len(hands) - 1))
-        kind = data.draw(
-            st.sampled_from(
-                ["drop-hand", "add-hand", "starter", "twice", "outside", "short", "missing", "seat"]
-            )
-        )
-        if kind == "drop-hand" and len(hands) > 1:
+    for problem in problems:
+        if problem == "drop-hand" and len(hands) > 1:
             hands.pop()
-        elif kind == "add-hand":
+        elif problem == "add-hand":
             hands.append(hands[0])
-        elif kind == "starter":
+        elif problem == "starter":
             starter = None if starter is not None else Tile(0, 0)
-        elif kind == "twice" and hands[seat]:
-            hands[seat].append(hands[seat][0])
-        elif kind == "outside":
-            set_aside.append(outside)
-        elif kind == "short" and hands[seat]:
-            hands[seat].pop()
-        elif kind == "missing" and set_aside:
-            set_aside.pop(0)
-        elif kind == "seat":
-            first_seat = data.draw(st.sampled_from([-1, rules.players]))
+        elif problem == "twice" and hands[0]:
+            hands[-1].append(hands[0][0])
+        elif problem == "outside":
+            set_aside.append(Tile(0, rules.max_pip + 1))
+        elif problem == "short" and hands[0]:
+            set_aside.append(hands[0].pop())
+        elif problem == "missing" and (set_aside or hands[0]):
+            (set_aside or hands[0]).pop()
+        elif problem == "seat-low":
+            first_seat = -1
+        elif problem == "seat-high":
+            first_seat = rules.players
     return Deal(hands=hands, starter=starter, set_aside=set_aside, first_seat=first_seat)
 
 
-@given(data=st.data(), rules=st.one_of(preset_rulesets(), random_rulesets()))
-def test_deal_problem_is_the_engine_s_deal_check(data: st.DataObject, rules: Ruleset) -> None:
-    deal = data.draw(deals(rules))
-    if data.draw(st.booleans()):
-        deal = _broken(data, rules, deal)
+def compare_deal_check(rules: Ruleset, deal: Deal) -> None:
+    """Assert the reference accepts or refuses ``deal`` as the engine does, in its words."""
     try:
         deal.validate(rules)
     except InvalidDeal as error:
@@ -301,12 +307,52 @@ def test_deal_problem_is_the_engine_s_deal_check(data: st.DataObject, rules: Rul
         assert str(raised.value) == expected
 
 
+DEAL_RULESETS = [
+    Ruleset(max_pip=2, players=2, hand_size=3),
+    Ruleset(max_pip=2, players=2, hand_size=2),
+    Ruleset(),
+    Ruleset(players=5, hand_size=5),
+]
+
+
+@pytest.mark.parametrize(
+    "rules", DEAL_RULESETS, ids=lambda r: f"{r.max_pip}-{r.players}x{r.hand_size}"
+)
+def test_every_one_or_two_deal_problems_are_reported_as_the_engine(rules: Ruleset) -> None:
+    deal = shuffle_deal(rules, seed=1, first_seat=1)
+    cases = [(), *((p,) for p in PROBLEMS), *itertools.permutations(PROBLEMS, 2)]
+    for problems in cases:
+        compare_deal_check(rules, broken(rules, deal, problems))
+
+
+@given(data=st.data(), rules=st.one_of(preset_rulesets(), random_rulesets()))
+def test_deal_problem_is_the_engine_s_deal_check(data: st.DataObject, rules: Ruleset) -> None:
+    problems = data.draw(st.lists(st.sampled_from(PROBLEMS), max_size=3))
+    compare_deal_check(rules, broken(rules, data.draw(deals(rules)), problems))
+
+
+@pytest.mark.parametrize("max_pip", range(1, 10))
+def test_deal_sizes_starter_and_sources_of_every_shape(max_pip: int) -> None:
+    size = tile_set(max_pip).size
+    shapes = [(p, h) for p in range(2, size + 1) for h in range(1, size // p + 1)]
+    for players, hand_size in shapes:
+        rules = Ruleset(max_pip=max_pip, players=players, hand_size=hand_size)
+        assert reference_deal.hand_sizes(rules) == (hand_size,) * players
+        assert reference_deal.undealt(rules) == rules.undealt == size - players * hand_size
+        assert reference_deal.turns_up_starter(rules) == rules.has_starter
+        assert reference_deal.sourced(rules) == rules.sourced_deal
+    # Only 4 x 7, 4 x 6 and 5 x 5 of double-six are sourced (deal.unsourced); the larger sets
+    # can deal the same shapes (double-7 has 36 tiles), unsourced.
+    sourced = [
+        (p, h)
+        for p, h in shapes
+        if reference_deal.sourced(Ruleset(max_pip=max_pip, players=p, hand_size=h))
+    ]
+    assert sourced == ([(4, 6), (4, 7), (5, 5)] if max_pip == 6 else [])
+
+
 @given(rules=st.one_of(preset_rulesets(), random_rulesets()))
-def test_deal_sizes_starter_and_sources_are_the_ruleset_s(rules: Ruleset) -> None:
-    assert reference_deal.hand_sizes(rules) == (rules.hand_size,) * rules.players
-    assert reference_deal.undealt(rules) == rules.undealt
-    assert reference_deal.turns_up_starter(rules) == rules.has_starter
-    assert reference_deal.sourced(rules) == rules.sourced_deal
+def test_table_is_the_ruleset_s_seating(rules: Ruleset) -> None:
     seating = equipment.table(rules)
     assert seating.teams == rules.teams
     for seat in seating.seats:

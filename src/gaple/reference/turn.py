@@ -269,7 +269,7 @@ def next_state(state: State, move: Move) -> State:
             line = joined(line, tile, end)
         case Discard(tile):
             hands[seat] = _without(hands[seat], tile)
-            discards[seat] = tuple(sorted((*discards[seat], tile)))
+            discards[seat] = (*discards[seat], tile)
         case Pass():
             pass
     ending = ending_after(move, hands[seat], hands, line_ends(line))
