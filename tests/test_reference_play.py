@@ -20,8 +20,11 @@ on them reasoned from the counts of deals, so an enumeration cannot silently shr
 
 from __future__ import annotations
 
+import ast
+import inspect
 import itertools
 from collections.abc import Iterable, Iterator
+from types import ModuleType
 
 import attrs
 import pytest
@@ -31,8 +34,11 @@ from hypothesis import strategies as st
 from checks import every_move
 from gaple.deal import Deal, InvalidDeal, shuffle_deal
 from gaple.reference import deal as reference_deal
-from gaple.reference import equipment, opening, turn
+from gaple.reference import ending, equipment, line, opening, turn
+from gaple.reference import match as reference_match
+from gaple.reference.deciding import decided_by
 from gaple.reference.ending import blocker
+from gaple.registry import RULES
 from gaple.result import position_of
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.state import Discard, End, IllegalMove, Lead, Move, Place, State
@@ -373,3 +379,36 @@ def test_set_of_is_the_engine_s_set(max_pip: int) -> None:
     # (N + 1)(N + 2) / 2 distinct tiles, sorted: the canonical order.
     assert len(set(tiles)) == (max_pip + 1) * (max_pip + 2) // 2
     assert list(tiles) == sorted(tiles)
+
+
+# --- the shape of the reference ----------------------------------------------------------------
+
+PAGES = ("tiles", "table", "deal", "open", "turn", "play", "block", "end", "match")
+"""The sections of the rules this reference covers (counting, settlements and partnership play
+are decided elsewhere)."""
+
+
+def test_every_rule_of_these_pages_is_decided_by_one_reference_function() -> None:
+    rule_ids = [rule_id for rule_id in RULES if rule_id.split(".")[0] in PAGES]
+    # tiles.set, table.seats; deal: sizes, starter, unsourced; open: lead, double-blank,
+    # double, any-tile, forbidden, starter-seat; turn.order, play.in-hand, play.match-end,
+    # turn.forced-play, block.pass, block.discard; end: out, blocked, final; match: target,
+    # rounds, single-hand, opener.
+    assert len(rule_ids) == 24
+    for rule_id in rule_ids:
+        assert decided_by(rule_id).__module__.startswith("gaple.reference.")
+
+
+FORBIDDEN = ("hand_masks", "discard_masks", "line_mask", "iter_bits", "tile_set", ".mask(")
+"""What the reference never reads: the engine's bitsets (only its boundary builds them)."""
+
+
+@pytest.mark.parametrize(
+    "module", [equipment, reference_deal, opening, line, turn, ending, reference_match]
+)
+def test_the_reference_reads_tiles_not_bitsets(module: ModuleType) -> None:
+    source = inspect.getsource(module)
+    assert not [word for word in FORBIDDEN if word in source]
+    tree = ast.parse(source)
+    bit_operators = (ast.BitAnd, ast.BitXor, ast.LShift, ast.RShift, ast.Invert)
+    assert not [node for node in ast.walk(tree) if isinstance(node, bit_operators)]
