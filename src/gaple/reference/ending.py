@@ -30,7 +30,7 @@ def blocks(last: Move | None, hands: Sequence[Sequence[Tile]], ends: Ends) -> bo
     one; a pass or a discard never blocks it (SUWIKI, PAGAT, DOMINO4D, BLOCK100)."""
     if isinstance(last, Pass | Discard):
         return False
-    return not any(playable(tuple(hand), ends) for hand in hands)
+    return not any(playable(hand, ends) for hand in hands)
 
 
 @decides("end.final")

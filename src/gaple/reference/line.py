@@ -10,6 +10,8 @@ so that neighbouring halves show the same number.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from gaple.reference.deciding import decides
 from gaple.state import End
 from gaple.tiles import Tile
@@ -58,7 +60,7 @@ def joined(line: Line, tile: Tile, end: End) -> Line:
     return (*line, (number, tile.other(number)))
 
 
-def playable(hand: tuple[Tile, ...], ends: Ends) -> tuple[Tile, ...]:
+def playable(hand: Iterable[Tile], ends: Ends) -> tuple[Tile, ...]:
     """The tiles of ``hand`` that fit one end or the other, in the hand's order."""
     left, right = ends
     return tuple(tile for tile in hand if fits(tile, left) or fits(tile, right))

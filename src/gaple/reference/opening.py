@@ -22,6 +22,7 @@ __all__ = [
     "banned",
     "double_blank_leads",
     "double_leads",
+    "lead_rule",
     "lead_seat",
     "leadable",
     "must_lead",
@@ -76,10 +77,16 @@ def banned(rules: Ruleset, tile: Tile) -> bool:
     return tile in rules.forbidden_leads
 
 
+def lead_rule(rules: Ruleset, *, first_hand: bool) -> LeadRule:
+    """The lead rule in force: the first hand's in a match's first hand, the later hands' rule
+    after it (``match.opener``)."""
+    return rules.first_lead if first_hand else rules.later_lead
+
+
 def leadable(rules: Ruleset, *, first_hand: bool) -> frozenset[Tile]:
-    """The tiles that may open a hand with no starter: those the lead rule in force allows
-    (the first hand's or the later hands'), less the banned ones."""
-    lead = rules.first_lead if first_hand else rules.later_lead
+    """The tiles that may open a hand with no starter: those the lead rule in force allows,
+    less the banned ones."""
+    lead = lead_rule(rules, first_hand=first_hand)
     return frozenset(tile for tile in rule_leads(lead, rules.max_pip) if not banned(rules, tile))
 
 

@@ -17,7 +17,7 @@ from gaple.reference.deciding import decides
 from gaple.reference.ending import ending_after, hand_over
 from gaple.reference.equipment import table
 from gaple.reference.line import Ends, end_number, fits, joined, line_ends, opened, playable
-from gaple.reference.opening import banned, leadable, must_lead, rule_leads
+from gaple.reference.opening import banned, lead_rule, leadable, must_lead, rule_leads
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.state import Action, Discard, End, Ending, IllegalMove, Lead, Move, Pass, Place, State
 from gaple.tiles import Tile
@@ -119,7 +119,7 @@ def holds(hand: Sequence[Tile], tile: Tile) -> bool:
 def must_place(hand: Sequence[Tile], ends: Ends) -> bool:
     """A seat that can place a tile must place one; it may pass or discard only when none of
     its tiles matches either end (SUWIKI, DOMINO4D, PAGAT)."""
-    return bool(playable(tuple(hand), ends))
+    return bool(playable(hand, ends))
 
 
 @decides("block.pass")
@@ -149,14 +149,13 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         allowed = leadable(state.rules, first_hand=state.first_hand)
         return tuple(Lead(tile) for tile in hand if tile in allowed)
     ends = line_ends(state.line)
-    placements = tuple(
-        Place(tile, end)
-        for tile in hand
-        for end in (End.LEFT, End.RIGHT)
-        if fits(tile, end_number(ends, end))
-    )
-    if placements:
-        return placements
+    if must_place(hand, ends):
+        return tuple(
+            Place(tile, end)
+            for tile in hand
+            for end in (End.LEFT, End.RIGHT)
+            if fits(tile, end_number(ends, end))
+        )
     if stuck_seat_passes(state.rules):
         return (Pass(),)
     return tuple(Discard(tile) for tile in hand)
@@ -213,7 +212,7 @@ def _lead_error(state: State, acting: int, hand: tuple[Tile, ...], tile: Tile) -
     rules = state.rules
     if banned(rules, tile):
         return Refusal("illegal-lead", "open.forbidden", tile=tile)
-    lead = rules.first_lead if state.first_hand else rules.later_lead
+    lead = lead_rule(rules, first_hand=state.first_hand)
     if tile not in rule_leads(lead, rules.max_pip):
         return Refusal("illegal-lead", lead.rule_id, tile=tile, lead=lead)
     return None
