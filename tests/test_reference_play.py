@@ -25,6 +25,7 @@ import inspect
 import itertools
 from collections.abc import Iterable, Iterator
 from types import ModuleType
+from typing import get_args
 
 import attrs
 import pytest
@@ -41,7 +42,7 @@ from gaple.reference.ending import blocker
 from gaple.registry import RULES
 from gaple.result import position_of
 from gaple.rules import BlockedAction, LeadRule, Ruleset
-from gaple.state import Discard, End, IllegalMove, Lead, Move, Place, State
+from gaple.state import ERROR_CODES, Discard, End, IllegalMove, Lead, Move, Place, State
 from gaple.state import apply as engine_apply
 from gaple.state import legal_moves as engine_legal_moves
 from gaple.state import new_hand as engine_new_hand
@@ -412,3 +413,7 @@ def test_the_reference_reads_tiles_not_bitsets(module: ModuleType) -> None:
     tree = ast.parse(source)
     bit_operators = (ast.BitAnd, ast.BitXor, ast.LShift, ast.RShift, ast.Invert)
     assert not [node for node in ast.walk(tree) if isinstance(node, bit_operators)]
+
+
+def test_refusal_codes_are_the_engine_s_error_codes() -> None:
+    assert sorted(get_args(turn.Code)) == sorted(ERROR_CODES)

@@ -9,6 +9,7 @@ breaks, and :func:`apply` checks a move and then makes it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, assert_never
 
 from attrs import frozen
 
@@ -23,6 +24,7 @@ from gaple.state import Action, Discard, End, Ending, IllegalMove, Lead, Move, P
 from gaple.tiles import Tile
 
 __all__ = [
+    "Code",
     "Refusal",
     "apply",
     "holds",
@@ -38,12 +40,27 @@ __all__ = [
 ]
 
 
+Code = Literal[
+    "hand-over",
+    "wrong-seat",
+    "line-started",
+    "lead-required",
+    "not-in-hand",
+    "illegal-lead",
+    "no-match",
+    "must-place",
+    "pass-not-allowed",
+    "discard-not-allowed",
+]
+"""The error codes, as :data:`gaple.state.ERROR_CODES` lists them."""
+
+
 @frozen
 class Refusal:
     """Why a move is refused: its error code (:data:`gaple.state.ERROR_CODES`), the rule it
     breaks, and the facts that decided it; :attr:`message` words them."""
 
-    code: str
+    code: Code
     """One of :data:`gaple.state.ERROR_CODES`."""
     rule_id: str
     """The rule broken."""
@@ -67,7 +84,8 @@ class Refusal:
     @property
     def message(self) -> str:
         """The refusal in words, from its facts: the one place it is worded."""
-        match self.code:
+        code = self.code
+        match code:
             case "hand-over":
                 ending = self.ending.value if self.ending is not None else None
                 return f"the hand has ended {ending}"
@@ -93,8 +111,8 @@ class Refusal:
                 return "under the pass option a stuck seat passes"
             case "pass-not-allowed":
                 return "under the discard option a stuck seat discards"
-        msg = f"no wording for the refusal code {self.code!r}"
-        raise ValueError(msg)
+            case _:
+                assert_never(code)
 
     def to_error(self) -> IllegalMove:
         """The engine's exception for this refusal."""
