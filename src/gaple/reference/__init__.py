@@ -9,10 +9,17 @@ copy of a rule.
 
 # isort: off
 # In the order of the rule pages, one module a line.
+from gaple.reference import equipment
+from gaple.reference import deal
+from gaple.reference import opening
+from gaple.reference import line
+from gaple.reference import turn
+from gaple.reference import ending
 from gaple.reference import counting
 from gaple.reference import settlement
 from gaple.reference import partnership
 from gaple.reference import scoring
+from gaple.reference import match
 
 # isort: on
 from gaple.reference.deciding import DECIDERS, decided_by, decides
@@ -20,9 +27,16 @@ from gaple.reference.deciding import DECIDERS, decided_by, decides
 __all__ = [
     "DECIDERS",
     "counting",
+    "deal",
     "decided_by",
     "decides",
+    "ending",
+    "equipment",
+    "line",
+    "match",
+    "opening",
     "partnership",
     "scoring",
     "settlement",
+    "turn",
 ]

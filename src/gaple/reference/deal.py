@@ -1,0 +1,85 @@
+"""Deal: how many tiles each seat gets, the turned-up starter, and which deals are sourced.
+
+Rules ``deal.sizes``, ``deal.starter`` and ``deal.unsourced``; :func:`deal_problem` checks a
+written-down deal against them, word for word as :meth:`gaple.deal.Deal.validate` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gaple.deal import Deal
+from gaple.reference.deciding import decides
+from gaple.reference.equipment import set_of, table
+from gaple.rules import SOURCED_DEALS, Ruleset
+from gaple.tiles import Tile
+
+__all__ = ["deal_problem", "hand_sizes", "sourced", "turns_up_starter", "undealt"]
+
+
+@decides("deal.sizes")
+def hand_sizes(rules: Ruleset) -> tuple[int, ...]:
+    """How many tiles each seat receives: the same number for every seat, never more in all
+    than the set holds (a :class:`~gaple.rules.Ruleset` cannot be built otherwise)."""
+    return tuple(rules.hand_size for _ in table(rules).seats)
+
+
+def undealt(rules: Ruleset) -> int:
+    """How many tiles of the set no seat receives (rule ``deal.sizes``)."""
+    return len(set_of(rules.max_pip)) - sum(hand_sizes(rules))
+
+
+@decides("deal.starter")
+def turns_up_starter(rules: Ruleset) -> bool:
+    """Whether a starter is turned up: exactly when some tile is undealt; the other undealt
+    tiles stay face down out of play, and no tile is ever drawn (PAGAT, BLOCK100, CHIPS)."""
+    return undealt(rules) > 0
+
+
+@decides("deal.unsourced")
+def sourced(rules: Ruleset) -> bool:
+    """Whether a source describes the deal: the double-six set dealt 4 x 7, 4 x 6 or 5 x 5
+    (:data:`~gaple.rules.SOURCED_DEALS`); any other deal is played by the same rules for study
+    only."""
+    return rules.max_pip == 6 and (rules.players, rules.hand_size) in SOURCED_DEALS
+
+
+def deal_problem(rules: Ruleset, deal: Deal) -> str | None:
+    """The first way ``deal`` does not fit ``rules``, or ``None`` when it fits.
+
+    In order: one hand per seat (``deal.sizes``); a starter exactly when tiles are undealt
+    (``deal.starter``); every tile of the hands, the starter and the set-aside tiles in the set
+    and nowhere twice (``tiles.set``); each hand of the rules' size (``deal.sizes``); no tile of
+    the set missing; the designated seat a seat (``table.seats``).
+    """
+    sizes = hand_sizes(rules)
+    if len(deal.hands) != len(sizes):
+        return f"the deal has {len(deal.hands)} hands, the rules have {len(sizes)} seats"
+    if turns_up_starter(rules) and deal.starter is None:
+        return f"{undealt(rules)} tiles are undealt, so one must be turned up as the starter"
+    if not turns_up_starter(rules) and deal.starter is not None:
+        return "every tile is dealt, so there can be no starter"
+    tiles = set_of(rules.max_pip)
+    seen: dict[Tile, str] = {}
+    parts: list[tuple[str, Sequence[Tile]]] = [
+        *((f"seat {seat}", hand) for seat, hand in enumerate(deal.hands)),
+        ("the starter", () if deal.starter is None else (deal.starter,)),
+        ("the set-aside tiles", deal.set_aside),
+    ]
+    for where, part in parts:
+        for tile in part:
+            if tile not in tiles:
+                return f"{where}: tile {tile} is not in the double-{rules.max_pip} set"
+            if tile in seen:
+                return f"{where}: tile {tile} is also in {seen[tile]}"
+            seen[tile] = where
+    for seat, (hand, size) in enumerate(zip(deal.hands, sizes, strict=True)):
+        if len(hand) != size:
+            return f"seat {seat} holds {len(hand)} tiles, the rules deal {size}"
+    missing = [tile for tile in tiles if tile not in seen]
+    if missing:
+        return f"tiles missing from the deal: {' '.join(map(str, missing))}"
+    seats = table(rules).seats
+    if deal.first_seat not in seats:
+        return f"first_seat {deal.first_seat} is not a seat (0..{len(seats) - 1})"
+    return None

@@ -1,0 +1,145 @@
+"""Opening: who opens the hand and which tiles may be led.
+
+Rules ``open.lead``, ``open.double-blank``, ``open.double``, ``open.any-tile``,
+``open.forbidden`` and ``open.starter-seat``; :func:`new_hand` sets the hand out from a deal.
+"""
+
+from __future__ import annotations
+
+from gaple.deal import Deal, InvalidDeal
+from gaple.reference._boundary import state_of
+from gaple.reference.deal import deal_problem
+from gaple.reference.deciding import decides
+from gaple.reference.ending import blocks
+from gaple.reference.equipment import set_of, table
+from gaple.reference.line import Line, line_ends, opened
+from gaple.rules import LeadRule, Ruleset
+from gaple.state import Ending, State
+from gaple.tiles import Tile
+
+__all__ = [
+    "any_tile_leads",
+    "banned",
+    "double_blank_leads",
+    "double_leads",
+    "lead_rule",
+    "lead_seat",
+    "leadable",
+    "must_lead",
+    "new_hand",
+    "rule_leads",
+    "starter_seat",
+]
+
+
+@decides("open.lead")
+def must_lead(line: Line) -> bool:
+    """On an empty table the seat to act must lead a tile, and a lead is only possible on an
+    empty table; the tile led becomes the whole line, its lower half on the left
+    (:func:`~gaple.reference.line.opened`)."""
+    return not line
+
+
+@decides("open.double-blank")
+def double_blank_leads(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
+    """Under the double-blank rule only 0-0 may be led, so its holder opens (PAGAT, DOMINO4D)."""
+    return frozenset(tile for tile in tiles if tile == Tile(0, 0))
+
+
+@decides("open.double")
+def double_leads(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
+    """Under the double rule the lead must be a double (PAGAT)."""
+    return frozenset(tile for tile in tiles if tile.is_double)
+
+
+@decides("open.any-tile")
+def any_tile_leads(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
+    """Under the any-tile rule any tile may be led (SUWIKI, DOMINO4D)."""
+    return frozenset(tiles)
+
+
+def rule_leads(lead: LeadRule, max_pip: int) -> frozenset[Tile]:
+    """The tiles of the double-``max_pip`` set that ``lead`` lets open, before house bans."""
+    tiles = set_of(max_pip)
+    match lead:
+        case LeadRule.DOUBLE_BLANK:
+            return double_blank_leads(tiles)
+        case LeadRule.DOUBLE:
+            return double_leads(tiles)
+        case LeadRule.ANY_TILE:
+            return any_tile_leads(tiles)
+
+
+@decides("open.forbidden")
+def banned(rules: Ruleset, tile: Tile) -> bool:
+    """House rule: a listed tile may not be led, whatever the lead rule (SUWIKI,
+    KAMPUNG2009)."""
+    return tile in rules.forbidden_leads
+
+
+def lead_rule(rules: Ruleset, *, first_hand: bool) -> LeadRule:
+    """The lead rule in force: the first hand's in a match's first hand, the later hands' rule
+    after it (``match.opener``)."""
+    return rules.first_lead if first_hand else rules.later_lead
+
+
+def leadable(rules: Ruleset, *, first_hand: bool) -> frozenset[Tile]:
+    """The tiles that may open a hand with no starter: those the lead rule in force allows,
+    less the banned ones."""
+    lead = lead_rule(rules, first_hand=first_hand)
+    return frozenset(tile for tile in rule_leads(lead, rules.max_pip) if not banned(rules, tile))
+
+
+def lead_seat(rules: Ruleset, deal: Deal, *, first_hand: bool) -> int:
+    """The opener of a hand with no starter: the first seat, from the designated one in turn
+    order, holding a tile it may lead; so the right to lead passes on from a seat that holds
+    none (``open.double``, ``open.forbidden``), and under the double-blank rule the holder of
+    0-0 opens (``open.double-blank``)."""
+    allowed = leadable(rules, first_hand=first_hand)
+    return next(
+        seat
+        for seat in table(rules).in_turn_from(deal.first_seat)
+        if any(tile in allowed for tile in deal.hands[seat])
+    )
+
+
+@decides("open.starter-seat")
+def starter_seat(deal: Deal) -> int:
+    """When a starter begins the line, the designated seat acts first: drawn by lot in the
+    first hand, the previous winner in later hands (PAGAT, BLOCK100)."""
+    return deal.first_seat
+
+
+def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
+    """The state at the start of a hand.
+
+    With a starter the line begins with it and the designated seat acts first, unless nobody
+    can place on it and the hand is blocked at once (``end.blocked``); otherwise the table is
+    empty and :func:`lead_seat` opens.
+
+    Raises:
+        gaple.deal.InvalidDeal: the deal does not fit the rules (:func:`deal_problem`).
+    """
+    problem = deal_problem(rules, deal)
+    if problem is not None:
+        raise InvalidDeal(problem)
+    if deal.starter is None:
+        line: Line = ()
+        opener = lead_seat(rules, deal, first_hand=first_hand)
+        ending = None
+    else:
+        line = opened(deal.starter)
+        opener = starter_seat(deal)
+        ending = Ending.BLOCKED if blocks(None, deal.hands, line_ends(line)) else None
+    return state_of(
+        rules,
+        deal,
+        first_hand=first_hand,
+        opener=opener,
+        hands=deal.hands,
+        discards=tuple(() for _ in table(rules).seats),
+        line=line,
+        to_act=None if ending else opener,
+        history=(),
+        ending=ending,
+    )
