@@ -340,8 +340,11 @@ class Ruleset:
         return seat % 2 if self.partnership else seat
 
     def lead_rule(self, *, first_hand: bool) -> LeadRule:
-        """The lead rule of a hand that has no starter."""
-        return self.first_lead if first_hand else self.later_lead
+        """The lead rule of a hand that has no starter, as
+        :func:`gaple.reference.opening.lead_rule` decides it."""
+        from gaple.reference.opening import lead_rule  # noqa: PLC0415 (it imports this module)
+
+        return lead_rule(self, first_hand=first_hand)
 
     def replace(self, **changes: Any) -> Ruleset:
         """A copy with some options changed, validated again.
@@ -435,13 +438,11 @@ def _names(tiles: frozenset[Tile]) -> str:
 
 
 def lead_tiles(lead: LeadRule, max_pip: int) -> frozenset[Tile]:
-    """The tiles ``lead`` allows to be led from the double-``max_pip`` set, before house bans."""
-    full = tile_set(max_pip)
-    if lead is LeadRule.DOUBLE_BLANK:
-        return frozenset({Tile(0, 0)})
-    if lead is LeadRule.DOUBLE:
-        return frozenset(t for t in full.tiles if t.is_double)
-    return frozenset(full.tiles)
+    """The tiles ``lead`` allows to be led from the double-``max_pip`` set, before house bans,
+    as :func:`gaple.reference.opening.rule_leads` decides them."""
+    from gaple.reference.opening import rule_leads  # noqa: PLC0415 (it imports this module)
+
+    return rule_leads(lead, max_pip)
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(a.name for a in attrs.fields(Ruleset))

@@ -23,6 +23,7 @@ from attrs import frozen
 from gaple.deal import Deal
 from gaple.io import deal_to_json, rules_to_json
 from gaple.presets import find_preset
+from gaple.reference.opening import banned, lead_rule
 from gaple.result import HandResult, hand_result
 from gaple.state import (
     Action,
@@ -115,9 +116,9 @@ def result_fields(result: HandResult) -> dict[str, JSON]:
 def move_rule(state: State, move: Move) -> str:
     """The rule that makes ``move`` legal in ``state`` (named when an engine rejects it)."""
     if isinstance(move, Lead):
-        if move.tile in state.rules.forbidden_leads:
+        if banned(state.rules, move.tile):
             return "open.forbidden"
-        return state.rules.lead_rule(first_hand=state.first_hand).rule_id
+        return lead_rule(state.rules, first_hand=state.first_hand).rule_id
     if isinstance(move, Place):
         return "play.match-end"
     if isinstance(move, Pass):

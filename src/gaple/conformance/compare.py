@@ -15,6 +15,7 @@ from typing import Any
 from attrs import frozen
 
 from gaple.conformance.cases import move_rule
+from gaple.reference.opening import lead_rule
 from gaple.rules import BlockedAction, Settlement
 from gaple.state import (
     Discard,
@@ -236,7 +237,7 @@ def _field_rule(
                 return "open.starter-seat"
             if state.rules.forbidden_leads:
                 return "open.forbidden"
-            return state.rules.lead_rule(first_hand=state.first_hand).rule_id
+            return lead_rule(state.rules, first_hand=state.first_hand).rule_id
         return "turn.order"
     if name in ("line", "ends"):
         if not state.history:

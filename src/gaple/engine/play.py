@@ -18,13 +18,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from attrs import frozen
 
 from gaple.deal import Deal
-from gaple.rules import BlockedAction, LeadRule, Ruleset, lead_tiles
+from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.state import (
     Action,
     Discard,
     End,
     Ending,
-    IllegalMove,
     Lead,
     Move,
     Pass,
@@ -173,14 +172,24 @@ def start(rules: Ruleset, deal: Deal, hands: tuple[int, ...], *, first_hand: boo
     )
 
 
-@functools.cache
-def _lead_mask_of(max_pip: int, lead: LeadRule, forbidden: frozenset[Tile]) -> int:
-    return tile_set(max_pip).mask(lead_tiles(lead, max_pip) - forbidden)
+# The reference is imported where it is asked, on a refusal or a set of leads not yet seen:
+# gaple.state re-exports this module's functions and the reference reads gaple.state, so a
+# module-level import would make the two wait on each other.
+_LEAD_MASKS: dict[tuple[int, bool, LeadRule, LeadRule, frozenset[Tile]], int] = {}
+""":func:`lead_mask` by the parts of the rules it reads: the set, whether it is the first hand,
+the two lead rules and the bans."""
 
 
 def lead_mask(rules: Ruleset, *, first_hand: bool) -> int:
-    lead = rules.lead_rule(first_hand=first_hand)
-    return _lead_mask_of(rules.max_pip, lead, rules.forbidden_leads)
+    """The tiles :func:`gaple.reference.opening.leadable` allows, as a bitset."""
+    key = (rules.max_pip, first_hand, rules.first_lead, rules.later_lead, rules.forbidden_leads)
+    mask = _LEAD_MASKS.get(key)
+    if mask is None:
+        from gaple.reference.opening import leadable  # noqa: PLC0415 (the reference: see _LEAD_MASKS)
+
+        mask = tile_set(rules.max_pip).mask(leadable(rules, first_hand=first_hand))
+        _LEAD_MASKS[key] = mask
+    return mask
 
 
 def _anyone_can_place(full: TileSet, hands: tuple[int, ...], left: int, right: int) -> bool:
@@ -261,101 +270,50 @@ def fits(
     return not passing and bool(bit & hand)
 
 
-def _error(state: State, move: Move, seat: int | None) -> IllegalMove | None:
-    """The first rule ``move`` breaks, in the order documented at :data:`ERROR_CODES`."""
+def _accepts(state: State, move: Move, seat: int | None) -> bool:
+    """Whether the seat to act may make ``move``, tested on the tables: the membership test
+    of :func:`legal_moves` (:func:`fits` once the line has begun, the lead mask before)."""
     acting = state.to_act
-    if acting is None:
-        assert state.ending is not None  # nobody is to act exactly when the hand has ended
-        # The spec's word for the ending ("blocked"), never the enum's repr: users read this.
-        return IllegalMove("hand-over", "end.final", f"the hand has ended {state.ending.value}")
-    if seat is not None and seat != acting:
-        return IllegalMove("wrong-seat", "turn.order", f"seat {acting} is to act, not {seat}")
+    if acting is None or (seat is not None and seat != acting):
+        return False
     table = tables(state.rules.max_pip)
-    full = table.tiles
+    effect = table.effects.get(id(move))
+    if effect is None:
+        tile = getattr(move, "tile", None)
+        if tile is not None and tile not in table.tiles.index:
+            return False  # a tile of another set: never held
+        effect = table.effects[id(table.own(move))]
+    _, kind, bit, _, _ = effect
     hand = state.hand_masks[acting]
-    empty = not state.line
-    if isinstance(move, Lead):
-        if not empty:
-            return IllegalMove("line-started", "open.lead", f"cannot lead {move.tile}: {_LINE}")
-        if not hand & _bit(full, move.tile):
-            return _not_in_hand(acting, move.tile)
-        return _lead_error(state, move.tile)
-    if empty:
-        return IllegalMove(
-            "lead-required", "open.lead", f"the table is empty: seat {acting} must lead a tile"
-        )
-    if isinstance(move, Place):
-        if not hand & _bit(full, move.tile):
-            return _not_in_hand(acting, move.tile)
-        end = state.line[0][0] if move.end is End.LEFT else state.line[-1][1]
-        if not move.tile.has(end):
-            return IllegalMove(
-                "no-match",
-                "play.match-end",
-                f"{move.tile} has no half showing {end}, the {move.end.value} end",
-            )
-        return None
-    discarding = isinstance(move, Discard)
-    blocked_action = state.rules.blocked_action
-    if discarding and blocked_action is BlockedAction.PASS:
-        return IllegalMove(
-            "discard-not-allowed", "block.pass", "under the pass option a stuck seat passes"
-        )
-    if not discarding and blocked_action is BlockedAction.DISCARD:
-        return IllegalMove(
-            "pass-not-allowed", "block.discard", "under the discard option a stuck seat discards"
-        )
-    if isinstance(move, Discard) and not hand & _bit(full, move.tile):
-        return _not_in_hand(acting, move.tile)
-    playable = full.suit[state.line[0][0]] | full.suit[state.line[-1][1]]
-    fitting = hand & playable
-    if fitting:
-        example = full.tiles[next(iter_bits(fitting))]
-        return IllegalMove(
-            "must-place", "turn.forced-play", f"seat {acting} can place {example}, so must place"
-        )
-    return None
-
-
-_LINE = "the line has already begun"
-
-
-def _bit(full: TileSet, tile: Tile) -> int:
-    index = full.index.get(tile)
-    return 0 if index is None else 1 << index
-
-
-def _not_in_hand(seat: int, tile: Tile) -> IllegalMove:
-    return IllegalMove("not-in-hand", "play.in-hand", f"seat {seat} does not hold {tile}")
-
-
-def _lead_error(state: State, tile: Tile) -> IllegalMove | None:
-    rules = state.rules
-    if tile in rules.forbidden_leads:
-        return IllegalMove("illegal-lead", "open.forbidden", f"{tile} may not be led (house rule)")
-    lead = rules.lead_rule(first_hand=state.first_hand)
-    if tile in lead_tiles(lead, rules.max_pip):
-        return None
-    wanted = "0-0" if lead is LeadRule.DOUBLE_BLANK else "a double"
-    return IllegalMove(
-        "illegal-lead", lead.rule_id, f"{tile} cannot open: the lead must be {wanted}"
-    )
+    line = state.line
+    if not line:
+        lead = lead_mask(state.rules, first_hand=state.first_hand)
+        return kind == _LEADS and bool(bit & hand & lead)
+    suit = table.tiles.suit
+    return fits(kind, bit, hand, suit[line[0][0]], suit[line[-1][1]], rules=state.rules)
 
 
 def verify(state: State, move: Move, seat: int | None = None) -> None:
-    """Check ``move`` for the seat to act (and, if given, that ``seat`` is that seat).
+    """Check ``move`` for the seat to act (and, if given, that ``seat`` is that seat): a move
+    the tables accept passes; any other is refused with the reason
+    :func:`gaple.reference.turn.move_error` gives, which decides every refusal and words it.
 
     Raises:
-        IllegalMove: the first rule the move breaks (order at :data:`ERROR_CODES`).
+        IllegalMove: the first rule the move breaks (order at :data:`~gaple.state.ERROR_CODES`).
     """
-    error = _error(state, move, seat)
-    if error is not None:
-        raise error
+    if _accepts(state, move, seat):
+        return
+    from gaple.reference.turn import move_error  # noqa: PLC0415 (the reference: see _LEAD_MASKS)
+
+    refusal = move_error(state, move, seat)
+    if refusal is not None:
+        raise refusal.to_error()
 
 
 def is_legal(state: State, move: Move, seat: int | None = None) -> bool:
-    """Whether :func:`apply` would accept ``move``."""
-    return _error(state, move, seat) is None
+    """Whether :func:`apply` would accept ``move`` (mirrors
+    :func:`gaple.reference.turn.is_legal`)."""
+    return _accepts(state, move, seat)
 
 
 def apply(state: State, move: Move, seat: int | None = None) -> State:
