@@ -136,7 +136,8 @@ def _vector_hand(name: str) -> tuple[Any, Any, list[tuple[int, str, None]]]:
     state, steps = start, []
     for step in case["steps"]:
         seat, move = step["action"]["seat"], step["action"]["move"]
-        state = apply(state, parse_move(move), seat)
+        if step.get("error") is None:  # a refused probe changes nothing
+            state = apply(state, parse_move(move), seat)
         steps.append((seat, move, None))
     return start, state, steps
 
@@ -157,6 +158,27 @@ def test_situations_names_what_the_worked_examples_show(vector: str, reached: se
     assert reached <= found
     assert "challenge won" not in found
     assert "challenge lost" not in found
+
+
+@pytest.mark.parametrize(
+    ("vector", "dead"),
+    [
+        # Each cover vector's description says, from its hand, whether the losing pair's 6-6
+        # died: it is dead with the suit closed on it in a hand; not dead once discarded (only
+        # a double still in a hand can die), nor while a six is off the line or an end shows 6.
+        ("cover-dead-top-double", True),
+        ("cover-discarded-top-double-not-dead", False),
+        ("cover-alive-open-end", False),
+        ("cover-alive-set-aside", False),
+    ],
+)
+def test_a_double_is_labelled_dead_exactly_when_the_reference_kills_it(
+    vector: str, dead: bool
+) -> None:
+    # The label once restated the rule and called a discarded 6-6 dead; it now reads the
+    # reference's fate of each double.
+    start, final, steps = _vector_hand(vector)
+    assert ("dead top double" in situations(start, final, steps)) is dead
 
 
 def _bug_engine(bug: str) -> SubprocessEngine:

@@ -21,11 +21,9 @@ suite compares and the case it reports is ready to commit under ``spec/vectors/v
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import multiprocessing
-import operator
 import os
 import signal
 import time
@@ -44,8 +42,12 @@ from gaple.conformance.engines import Engine, EngineError, kill_all
 from gaple.conformance.runner import CaseOutcome, EngineInfo, hello, run_case
 from gaple.deal import Deal, deal_in_order
 from gaple.io import rules_to_json
+from gaple.position import Position, position_of
 from gaple.presets import PRESETS, find_preset
-from gaple.result import count_tiles, position_of
+from gaple.reference.line import playable
+from gaple.reference.opening import banned
+from gaple.reference.partnership import PartnershipScore
+from gaple.reference.scoring import reckon
 from gaple.rules import (
     BlockedAction,
     ChallengeTie,
@@ -315,21 +317,12 @@ def _gather(order: list[Tile], rules: Ruleset, seat: int) -> list[Tile]:
     return order
 
 
-@functools.cache
-def _suit_masks(max_pip: int) -> tuple[int, ...]:
-    """For each number, the bitset of the tiles showing it."""
-    full = tile_set(max_pip)
-    return tuple(full.mask(t for t in full.tiles if t.has(pip)) for pip in range(max_pip + 1))
-
-
 def _followers(state: State) -> int:
     """How many tiles in hand fit an open end: the fewer, the nearer the hand is to blocking."""
     if state.ends is None or state.ending is not None:
         return -1 if state.ending is Ending.BLOCKED else 0
-    left, right = state.ends
-    suits = _suit_masks(state.rules.max_pip)
-    held = functools.reduce(operator.or_, state.hand_masks)
-    return (held & (suits[left] | suits[right])).bit_count()
+    held = [tile for seat in range(state.rules.players) for tile in state.hand(seat)]
+    return len(playable(held, state.ends))
 
 
 def _ranked(state: State, policy: str) -> list[Move]:
@@ -448,74 +441,57 @@ def situations(start: State, final: State, steps: Sequence[Step]) -> set[str]:
     if final.ending is None:
         return found
     pos = position_of(final)
-    sets = [pos.scoring_set(s) for s in range(rules.players)]
-    if rules.double_blank_25:
-        for tiles in sets:
-            if Tile(0, 0) in tiles:
-                other = any(t.low == 0 and not t.is_double for t in tiles)
-                found.add("0-0 counts 0 (other blank)" if other else "0-0 counts 25")
-    if final.ending is Ending.BLOCKED:
+    reckoning = reckon(pos)
+    for count in reckoning.counts:
+        if count.blank_double is not None:  # 0-0 counted under the double-blank option
+            other = count.blank_double.other_blanks
+            found.add("0-0 counts 0 (other blank)" if other else "0-0 counts 25")
+    if pos.ending is Ending.BLOCKED:
         found.add("blocked")
     elif pos.closing is None:
         found.add("out by discarding")
-    if rules.settlement is not Settlement.PARTNERSHIP:
-        counts = sorted(count_tiles(t, double_blank_25=rules.double_blank_25) for t in sets)
-        if counts[0] == counts[1]:
+    partnership = reckoning.partnership
+    if partnership is None:
+        best, second = reckoning.ranking[:2]
+        if best.count == second.count:
             found.add("tie for the lowest count")
         return found
-    if final.ending is Ending.BLOCKED:
-        blocker = pos.blocker
-        assert blocker is not None  # a partnership position always names it
-        rival = (blocker + 1) % rules.players
-        mine, theirs = (
-            count_tiles(sets[s], double_blank_25=rules.double_blank_25) for s in (blocker, rival)
-        )
-        if mine == theirs:
+    if partnership.challenge is not None:
+        challenge = partnership.challenge
+        if challenge.blocker_count == challenge.rival_count:
             found.add("challenge tied")
         else:
-            found.add("challenge won" if mine < theirs else "challenge lost")
+            found.add("challenge won" if challenge.blocker_won else "challenge lost")
         return found
-    return found | _out_doubles(final, pos.closing, sets)
+    return found | _out_doubles(pos, partnership)
 
 
 def _forbidden(text: str, rules: Ruleset) -> bool:
     words = text.split()
-    return words[0] == "lead" and Tile.parse(words[1]) in rules.forbidden_leads
+    return words[0] == "lead" and banned(rules, Tile.parse(words[1]))
 
 
-def _out_doubles(final: State, closing: Tile | None, sets: Sequence[Sequence[Tile]]) -> set[str]:
-    rules = final.rules
+def _out_doubles(pos: Position, partnership: PartnershipScore) -> set[str]:
+    """The labels of the doubles of a hand a seat went out of, as the reference decided them:
+    the closing tile and its bonus, and each double's fate."""
+    rules = pos.rules
     found: set[str] = set()
     top = Tile(rules.max_pip, rules.max_pip)
-    if closing is not None and closing.is_double:
-        if closing == top:
-            found.add("closing top double")
-        elif closing == Tile(0, 0):
-            found.add("closing 0-0")
-        elif rules.closing_any_double:  # only the house rule pays for another double
-            found.add("closing other double")
-    out = final.out_seat
-    assert out is not None  # the hand ended with a seat going out
-    line = set(final.line_tiles())
-    ends = final.ends or (-1, -1)
-    for seat in range(rules.players):
-        if rules.team_of(seat) == rules.team_of(out):
-            continue
-        dead = []
-        for double, value in (
-            (top, rules.top_double_bonus),
-            (Tile(0, 0), rules.blank_double_bonus),
-        ):
-            if value and double in sets[seat] and double.low not in ends:
-                suit = [t for t in tile_set(rules.max_pip).tiles if t.has(double.low)]
-                if all(t in line for t in suit if t != double):
-                    dead.append(double)
-        if top in dead:
-            found.add("dead top double")
-        if Tile(0, 0) in dead:
-            found.add("dead 0-0")
-        if len(dead) == 2:
-            found.add("two dead doubles")
+    out = partnership.out
+    assert out is not None  # a seat went out
+    if pos.closing == top:
+        found.add("closing top double")
+    elif pos.closing == Tile(0, 0):
+        found.add("closing 0-0")
+    elif out.closing is not None and out.closing.house_rule:
+        found.add("closing other double")  # only the house rule pays for another double
+    dead = [fate for fate in partnership.fates if fate.dead]
+    if any(fate.tile == top for fate in dead):
+        found.add("dead top double")
+    if any(fate.tile == Tile(0, 0) for fate in dead):
+        found.add("dead 0-0")
+    if any(sum(fate.seat == seat for fate in dead) == 2 for seat in range(rules.players)):
+        found.add("two dead doubles")
     return found
 
 
