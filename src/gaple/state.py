@@ -45,6 +45,7 @@ __all__ = [
     "new_hand",
     "parse_move",
     "replay",
+    "state_from_tiles",
     "to_act",
     "verify",
 ]
@@ -283,6 +284,38 @@ class State:
         if self.ending is Ending.OUT:
             return self.history[-1].seat
         return None
+
+
+def state_from_tiles(
+    rules: Ruleset,
+    deal: Deal,
+    *,
+    first_hand: bool,
+    opener: int,
+    hands: tuple[tuple[Tile, ...], ...],
+    discards: tuple[tuple[Tile, ...], ...],
+    line: tuple[tuple[int, int], ...],
+    to_act: int | None,
+    history: tuple[Action, ...],
+    ending: Ending | None,
+) -> State:
+    """The :class:`State` of a hand given tile by tile: how :mod:`gaple.reference` builds the
+    next state, so that the state's bitset fields are packed here and nowhere in the
+    reference."""
+    full = tile_set(rules.max_pip)
+    return State(
+        rules=rules,
+        deal=deal,
+        first_hand=first_hand,
+        opener=opener,
+        hand_masks=tuple(full.mask(hand) for hand in hands),
+        discard_masks=tuple(full.mask(tiles) for tiles in discards),
+        line=line,
+        line_mask=full.mask(Tile(left, right) for left, right in line),
+        to_act=to_act,
+        history=history,
+        ending=ending,
+    )
 
 
 # The functions that play a hand are the fast engine's (gaple.engine.play), proven equal to the

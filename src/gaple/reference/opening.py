@@ -7,14 +7,13 @@ Rules ``open.lead``, ``open.double-blank``, ``open.double``, ``open.any-tile``,
 from __future__ import annotations
 
 from gaple.deal import Deal, InvalidDeal
-from gaple.reference._boundary import state_of
 from gaple.reference.deal import deal_problem
 from gaple.reference.deciding import decides
 from gaple.reference.ending import blocks
 from gaple.reference.equipment import set_of, table
 from gaple.reference.line import Line, line_ends, opened
 from gaple.rules import LeadRule, Ruleset
-from gaple.state import Ending, State
+from gaple.state import Ending, State, state_from_tiles
 from gaple.tiles import Tile
 
 __all__ = [
@@ -131,7 +130,7 @@ def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
         line = opened(deal.starter)
         opener = starter_seat(deal)
         ending = Ending.BLOCKED if blocks(None, deal.hands, line_ends(line)) else None
-    return state_of(
+    return state_from_tiles(
         rules,
         deal,
         first_hand=first_hand,

@@ -13,14 +13,25 @@ from typing import Literal, assert_never
 
 from attrs import frozen
 
-from gaple.reference._boundary import state_of
 from gaple.reference.deciding import decides
 from gaple.reference.ending import ending_after, hand_over
 from gaple.reference.equipment import table
 from gaple.reference.line import Ends, end_number, fits, joined, line_ends, opened, playable
 from gaple.reference.opening import banned, lead_rule, leadable, must_lead, rule_leads
 from gaple.rules import BlockedAction, LeadRule, Ruleset
-from gaple.state import Action, Discard, End, Ending, IllegalMove, Lead, Move, Pass, Place, State
+from gaple.state import (
+    Action,
+    Discard,
+    End,
+    Ending,
+    IllegalMove,
+    Lead,
+    Move,
+    Pass,
+    Place,
+    State,
+    state_from_tiles,
+)
 from gaple.tiles import Tile
 
 __all__ = [
@@ -290,7 +301,7 @@ def next_state(state: State, move: Move) -> State:
         case Pass():
             pass
     ending = ending_after(move, hands[seat], hands, line_ends(line))
-    return state_of(
+    return state_from_tiles(
         state.rules,
         state.deal,
         first_hand=state.first_hand,
