@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from gaple.cli import main
@@ -22,6 +23,7 @@ from gaple.conformance.report import JsonLinesReport
 from gaple.conformance.runner import CaseOutcome, Summary, run_suite
 from gaple.conformance.scenarios import all_cases
 from gaple.io import deal_from_json, rules_from_json
+from gaple.reference import partnership
 from gaple.state import new_hand
 from mutants import write_mutant_adapter
 
@@ -590,3 +592,25 @@ def test_validate_checks_rule_ids_against_the_registry() -> None:
                 "error_codes": True,
             },
         )
+
+
+def test_a_held_double_kept_alive_only_by_discards_is_caught(
+    cases: list[dict[str, JSON]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An engine that looks for the double's other tiles in hands and the set-aside tiles but
+    # not among the discards kills a held 6-6 (or 0-0) that only discarded tiles keep alive.
+    # Before cover-alive-discarded held its 6-6 in hand, every vector passed such an engine.
+    real = partnership._fate
+
+    def blind_to_discards(*args: Any) -> partnership.DoubleFate:
+        fate = real(*args)
+        spots = {keeper.spot for keeper in fate.keepers}
+        if fate.fate is partnership.Fate.KEPT_ALIVE and spots == {partnership.Spot.DISCARDED}:
+            return attrs.evolve(fate, fate=partnership.Fate.DEAD, keepers=())
+        return fate
+
+    monkeypatch.setattr(partnership, "_fate", blind_to_discards)
+    summary = run_suite(cases, ReferenceEngine)
+    failed = {o.case for o in summary.outcomes if o.status == "failed"}
+    assert failed == {"cover-alive-discarded", "cover-alive-blank-discarded"}
+    assert _failed_rules(summary) == {"partner.out"}

@@ -16,14 +16,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from gaple.conformance.builder import group_cases
 from gaple.conformance.cases import JSON, ScenarioError, Step, build_case
 from gaple.deal import SplitMix64, shuffle_deal
+from gaple.position import position_of
 from gaple.presets import PRESETS, find_preset
-from gaple.result import hand_result, position_of
-from gaple.rules import ChallengeTie, Ruleset, StakeBase
+from gaple.reference.partnership import DoubleFate, Fate, Spot
+from gaple.reference.scoring import reckon
+from gaple.result import hand_result
+from gaple.rules import ChallengeTie, Ruleset, Settlement, StakeBase
 from gaple.state import (
     Action,
     Discard,
@@ -298,132 +302,125 @@ def _out_discarding(state: State) -> bool:
     return state.ending is Ending.OUT and isinstance(state.history[-1].move, Discard)
 
 
-def _holder(state: State, tile: Tile) -> int | None:
-    """The seat that holds or discarded ``tile``; ``None`` if it is in the line or set aside."""
-    for seat in range(state.rules.players):
-        if tile in state.hand(seat) or tile in state.discards(seat):
-            return seat
-    return None
+def _fates(state: State, *, valued: bool = False) -> tuple[DoubleFate, ...]:
+    """The reference's fate of each special double of an ended partnership hand
+    (:func:`gaple.reference.partnership.double_fates`); none for another hand. ``valued``:
+    as if both doubles had a value, so that a criterion can ask whether a double whose value
+    the options set to 0 would be dead."""
+    if state.ending is None or state.rules.settlement is not Settlement.PARTNERSHIP:
+        return ()
+    position = position_of(state)
+    if valued:
+        rules = position.rules.replace(
+            top_double_bonus=position.rules.top_double_bonus or 1,
+            blank_double_bonus=position.rules.blank_double_bonus or 1,
+        )
+        position = attrs.evolve(position, rules=rules)
+    score = reckon(position).partnership
+    assert score is not None  # a partnership settlement
+    return score.fates
 
 
-def _losers_hold(state: State, tile: Tile) -> bool:
-    """A seat went out and ``tile`` counts against the other pair."""
-    holder = _holder(state, tile)
-    out = state.out_seat
-    rules = state.rules
-    return out is not None and holder is not None and rules.team_of(holder) != rules.team_of(out)
-
-
-def _suit_off_line(state: State, double: Tile) -> list[Tile]:
-    """The other tiles with the double's number that are not in the line, in tile order."""
-    line = set(state.line_tiles())
-    pip = double.low
-    full = tile_set(state.rules.max_pip).tiles
-    return [t for t in full if t.has(pip) and t != double and t not in line]
-
-
-def _suit_closed(double: Tile, where: str) -> Criterion:
-    """The losing pair holds ``double`` in a hand (``where`` "hand") or discarded it
-    ("discards"), no open end shows its number and every other tile of that number is in the
-    line."""
+def _fate(double: Tile, test: Callable[[DoubleFate], bool], *, valued: bool = False) -> Criterion:
+    """partner.dead-double: the reference's fate of ``double`` passes ``test``."""
 
     def met(state: State) -> bool:
-        seats = range(state.rules.players)
-        discarded = any(double in state.discards(s) for s in seats)
-        return (
-            _losers_hold(state, double)
-            and discarded == (where == "discards")
-            and state.ends is not None
-            and double.low not in state.ends
-            and not _suit_off_line(state, double)
-        )
+        return any(f.tile == double and test(f) for f in _fates(state, valued=valued))
 
     return met
 
 
-def _dead(double: Tile) -> Criterion:
-    """partner.dead-double: ``double`` is dead, the suit closed on it in a losing hand."""
-    return _suit_closed(double, "hand")
+def _dead(double: Tile, *, valued: bool = False) -> Criterion:
+    """``double`` is dead (with ``valued``: would be, had it a value)."""
+    return _fate(double, lambda f: f.dead, valued=valued)
+
+
+def _fated(double: Tile, why: Fate) -> Criterion:
+    return _fate(double, lambda f: f.fate is why)
 
 
 def _dead_in_one_seat(first: Tile, second: Tile) -> Criterion:
-    """partner.dead-double twice: ``first`` and ``second`` are both dead and one seat of the
-    losing pair holds both."""
+    """``first`` and ``second`` are both dead in one seat of the losing pair."""
 
     def met(state: State) -> bool:
-        if not (_dead(first)(state) and _dead(second)(state)):
-            return False
+        dead = [f for f in _fates(state) if f.dead]
         return any(
-            {first, second} <= {*state.hand(seat), *state.discards(seat)}
+            {first, second} <= {f.tile for f in dead if f.seat == seat}
             for seat in range(state.rules.players)
         )
 
     return met
 
 
-def _alive_by(double: Tile, where: str) -> Criterion:
-    """The losing pair holds ``double``, no open end shows its number, and the first other tile
-    of the number off the line is ``where``: "hand", "discards" or "aside"."""
+def _kept_alive_by(double: Tile, spot: Spot, *, only: bool = False) -> Criterion:
+    """``double``, held by the losing pair, is kept alive and the first tile of its number off
+    the line lies in ``spot`` (``only``: every such tile does)."""
+
+    def kept(fate: DoubleFate) -> bool:
+        spots = [keeper.spot for keeper in fate.keepers]
+        return fate.fate is Fate.KEPT_ALIVE and (set(spots) == {spot} if only else spots[0] is spot)
+
+    return _fate(double, kept)
+
+
+def _dead_if_held(double: Tile) -> Criterion:
+    """``double`` was discarded by the losing pair, and the reference would call it dead had
+    its discarder kept it in hand (so only the rule about discarded doubles saves it)."""
 
     def met(state: State) -> bool:
-        if not _losers_hold(state, double) or state.ends is None or double.low in state.ends:
+        fate = next((f for f in _fates(state) if f.tile == double), None)
+        if fate is None or fate.fate is not Fate.DISCARDED:
             return False
-        off = _suit_off_line(state, double)
-        if not off:
-            return False
-        seats = range(state.rules.players)
-        places = {
-            "hand": any(off[0] in state.hand(s) for s in seats),
-            "discards": any(off[0] in state.discards(s) for s in seats),
-            "aside": off[0] in state.set_aside,
-        }
-        return places[where]
+        position = position_of(state)
+        seat = fate.seat
+        hands = [*position.hands]
+        discards = [*position.discards]
+        hands[seat] = (*hands[seat], double)
+        discards[seat] = tuple(t for t in discards[seat] if t != double)
+        held = attrs.evolve(position, hands=hands, discards=discards)
+        score = reckon(held).partnership
+        assert score is not None  # the same partnership rules
+        return any(f.tile == double and f.dead for f in score.fates)
 
     return met
 
 
-def _alive_open_end(double: Tile) -> Criterion:
-    def met(state: State) -> bool:
-        ends = state.ends
-        return _losers_hold(state, double) and ends is not None and double.low in ends
-
-    return met
-
-
-def _winners_hold(double: Tile) -> Criterion:
-    """A seat went out and ``double`` counts against its own pair (the partner holds it)."""
+def _suit_in_line(double: Tile) -> Criterion:
+    """Every other tile of ``double``'s number lies in the line (a fact of the line)."""
 
     def met(state: State) -> bool:
-        holder = _holder(state, double)
-        out = state.out_seat
-        rules = state.rules
-        return (
-            out is not None and holder is not None and rules.team_of(holder) == rules.team_of(out)
-        )
+        line = set(state.line_tiles())
+        pip = double.low
+        others = [Tile(pip, q) for q in range(state.rules.max_pip + 1) if q != pip]
+        return all(tile in line for tile in others)
 
     return met
 
 
 def _challenge(outcome: str, pair: int) -> Criterion:
     """partner.challenge: blocked by a seat of ``pair``, the three stakes (all hands, the
-    blocker's pair, the other pair) differ and none is 0, and the blocker's count is lower than
-    ("win"), higher than ("loss") or equal to ("tie") the next seat's."""
+    blocker's pair, the other pair) differ and none is 0, and the reference's challenge has
+    the blocker win ("win"), lose on a higher count ("loss") or tie ("tie")."""
 
     def met(state: State) -> bool:
         if state.ending is not Ending.BLOCKED:
             return False
-        blocker = position_of(state).blocker
-        assert blocker is not None
-        if state.rules.team_of(blocker) != pair:
+        reckoning = reckon(position_of(state))
+        challenge = reckoning.partnership.challenge if reckoning.partnership else None
+        if challenge is None or state.rules.team_of(challenge.blocker) != pair:
             return False
-        counts = hand_result(state).counts
-        mine, theirs = counts[blocker], counts[(blocker + 1) % state.rules.players]
+        counts = [count.count for count in reckoning.counts]
         # Distinct stakes, so a case tells the three stake bases apart.
-        own = sum(counts[s] for s in state.rules.teams[state.rules.team_of(blocker)])
+        own = sum(counts[s] for s in state.rules.teams[pair])
         stakes = {sum(counts), own, sum(counts) - own}
         if len(stakes) < 3 or 0 in stakes:
             return False
-        return {"win": mine < theirs, "loss": mine > theirs, "tie": mine == theirs}[outcome]
+        tied = challenge.blocker_count == challenge.rival_count
+        return {
+            "win": challenge.blocker_won,
+            "loss": not tied and not challenge.blocker_won,
+            "tie": tied,
+        }[outcome]
 
     return met
 
@@ -752,7 +749,7 @@ def _cover_list() -> Iterator[_Cover]:
         "value and counts its 12 pips.",
         _SUWIKI,
         {"top_double_bonus": 0},
-        _dead(_SIX_SIX),
+        _dead(_SIX_SIX, valued=True),
     )
     yield _Cover(
         "cover-dead-top-double-value-one",
@@ -804,14 +801,14 @@ def _cover_list() -> Iterator[_Cover]:
         "partner.dead-double, debit option: the losing pair's 6-6 is alive, so nothing is debited.",
         _SUWIKI,
         {"dead_double_debit": True},
-        _alive_by(_SIX_SIX, "hand"),
+        _kept_alive_by(_SIX_SIX, Spot.HAND),
     )
     yield _Cover(
         "cover-alive-open-end",
         "partner.dead-double: the losing pair's 6-6 is not dead while an open end shows 6.",
         _SUWIKI,
         {},
-        _alive_open_end(_SIX_SIX),
+        _fated(_SIX_SIX, Fate.OPEN_END),
     )
     yield _Cover(
         "cover-alive-both-ends-show-its-number",
@@ -819,23 +816,34 @@ def _cover_list() -> Iterator[_Cover]:
         "losing pair's 6-6 is not dead.",
         _SUWIKI,
         {},
-        _all(_alive_open_end(_SIX_SIX), lambda s: not _suit_off_line(s, _SIX_SIX)),
+        _all(_fated(_SIX_SIX, Fate.OPEN_END), _suit_in_line(_SIX_SIX)),
     )
     yield _Cover(
         "cover-alive-blank-in-hand",
         "partner.dead-double: the losing pair's 0-0 is kept alive by a blank tile in a hand.",
         _SUWIKI,
         {},
-        _alive_by(_BLANK, "hand"),
+        _kept_alive_by(_BLANK, Spot.HAND),
         first_hand=False,
     )
+    # A double held in hand that only discarded tiles of its number keep alive: an engine
+    # that looks for the other tiles in hands alone kills it.
     yield _Cover(
         "cover-alive-discarded",
-        "partner.dead-double with block.discard: the losing pair's 6-6 is kept alive by a "
-        "discarded six.",
+        "partner.dead-double with block.discard: the losing pair holds 6-6 in hand and every "
+        "other six off the line was discarded, which keeps it alive (it counts 12).",
         _SUWIKI,
         {"blocked_action": "discard"},
-        _alive_by(_SIX_SIX, "discards"),
+        _kept_alive_by(_SIX_SIX, Spot.DISCARDED, only=True),
+    )
+    yield _Cover(
+        "cover-alive-blank-discarded",
+        "partner.dead-double with block.discard: the losing pair holds 0-0 in hand and every "
+        "other blank off the line was discarded, which keeps it alive.",
+        _SUWIKI,
+        {"blocked_action": "discard"},
+        _kept_alive_by(_BLANK, Spot.DISCARDED, only=True),
+        first_hand=False,
     )
     yield _Cover(
         "cover-discarded-top-double-not-dead",
@@ -844,7 +852,7 @@ def _cover_list() -> Iterator[_Cover]:
         "dies, so it counts 12.",
         _SUWIKI,
         {"blocked_action": "discard"},
-        _suit_closed(_SIX_SIX, "discards"),
+        _dead_if_held(_SIX_SIX),
     )
     yield _Cover(
         "cover-alive-set-aside",
@@ -852,14 +860,14 @@ def _cover_list() -> Iterator[_Cover]:
         "six set aside.",
         _SUWIKI,
         {"hand_size": 6},
-        _alive_by(_SIX_SIX, "aside"),
+        _kept_alive_by(_SIX_SIX, Spot.SET_ASIDE),
     )
     yield _Cover(
         "cover-double-of-winning-pair",
         "partner.dead-double: 6-6 held by the partner of the seat that went out is never dead.",
         _SUWIKI,
         {},
-        _winners_hold(_SIX_SIX),
+        _fated(_SIX_SIX, Fate.OWN_PAIR_OUT),
     )
     # The blocked-hand challenge: every stake base for a win and a loss, under both tie
     # options, multipliers other than the defaults under blocker-loses; and a tie that the
