@@ -15,7 +15,7 @@ names, the rule IDs that explain a result).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -76,8 +76,11 @@ class ScenarioError(ValueError):
     """A hand-written scenario that the spec does not play the way its author reasoned."""
 
 
-def observe(state: State) -> dict[str, JSON]:
-    """What an engine must show after each step, in the protocol's ``state`` form.
+def observe(
+    state: State, legal: Callable[[State], tuple[Move, ...]] = legal_moves
+) -> dict[str, JSON]:
+    """What an engine must show after each step, in the protocol's ``state`` form, the legal
+    moves listed by ``legal``.
 
     ``legal`` is in :func:`gaple.state.legal_moves` order but compared as a set.
     """
@@ -86,7 +89,7 @@ def observe(state: State) -> dict[str, JSON]:
         "to_act": state.to_act,
         "line": [list(pair) for pair in state.line],
         "ends": None if state.ends is None else list(state.ends),
-        "legal": [str(move) for move in legal_moves(state)],
+        "legal": [str(move) for move in legal(state)],
         "hand_sizes": [len(state.hand(seat)) for seat in players],
         "discard_counts": [len(state.discards(seat)) for seat in players],
         "ending": None if state.ending is None else state.ending.value,

@@ -4,7 +4,8 @@ An :class:`Engine` takes one request (a JSON object) and returns the one reply. 
 :class:`SubprocessEngine` runs an adapter command and exchanges newline-delimited JSON with it,
 with a timeout per reply; a crash, a hang or an unreadable reply raises :class:`EngineError`
 (the runner then restarts the engine). The :class:`ReferenceEngine` answers from the spec
-itself, in process, for self-checks and timing.
+itself, in process, for self-checks and timing, played by either of gaple's implementations
+of the rules (:class:`Implementation`): the fast engine or the reference written for reading.
 """
 
 from __future__ import annotations
@@ -18,23 +19,40 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Any, Protocol
+
+from attrs import frozen
 
 from gaple.conformance import bounded
 from gaple.conformance.cases import LEVELS, observe, result_json
 from gaple.conformance.escape import printable
 from gaple.conformance.schemas import BATCHED, PROTOCOL_SCHEMAS, REPLY_TO
-from gaple.deal import InvalidDeal
+from gaple.deal import Deal, InvalidDeal
+from gaple.engine.scoring import quiet_fields
 from gaple.io import FormatError, deal_from_json, rules_from_json
-from gaple.state import IllegalMove, MoveSyntaxError, State, apply, new_hand, parse_move
+from gaple.reference import opening, turn
+from gaple.rules import Ruleset
+from gaple.state import (
+    IllegalMove,
+    Move,
+    MoveSyntaxError,
+    State,
+    apply,
+    legal_moves,
+    new_hand,
+    parse_move,
+)
 
 __all__ = [
+    "ENGINE",
     "MAX_REPLY",
+    "REFERENCE",
     "SHOWN",
     "STDERR_KEPT",
     "Engine",
     "EngineError",
+    "Implementation",
     "ReferenceEngine",
     "SubprocessEngine",
     "Validator",
@@ -315,6 +333,56 @@ def _shown(line: bytes) -> str:
     return repr(printable(line[: SHOWN * 4].decode("utf-8", errors="replace"), limit=SHOWN))
 
 
+@frozen
+class Implementation:
+    """One of gaple's two implementations of the rules, as :class:`ReferenceEngine` plays it:
+    how a hand starts, a move is made, the legal moves are listed and a result is given."""
+
+    name: str
+    new_hand: Callable[[Ruleset, Deal, bool], State]
+    apply: Callable[[State, Move, int | None], State]
+    legal_moves: Callable[[State], tuple[Move, ...]]
+    result: Callable[[State], dict[str, JSON] | None]
+
+
+def _engine_result(state: State) -> dict[str, JSON] | None:
+    """:func:`~gaple.conformance.cases.result_json` with the numbers from the engine's quiet
+    scoring (:func:`gaple.engine.scoring.quiet_fields`); the rule IDs are those of the notes."""
+    result = result_json(state)
+    if result is None:
+        return None
+    fields = quiet_fields(state)
+    return {
+        **result,
+        "counts": list(fields.counts),
+        "winner": fields.winner,
+        "winning_team": fields.winning_team,
+        "points": list(fields.points),
+        "replay": fields.replay,
+    }
+
+
+ENGINE = Implementation(
+    "engine",
+    lambda rules, deal, first_hand: new_hand(rules, deal, first_hand=first_hand),
+    apply,
+    legal_moves,
+    _engine_result,
+)
+"""The fast engine (:mod:`gaple.engine`): what :mod:`gaple.state` and the quiet scoring of
+``gaple check`` play."""
+
+REFERENCE = Implementation(
+    "reference",
+    lambda rules, deal, first_hand: opening.new_hand(rules, deal, first_hand=first_hand),
+    turn.apply,
+    turn.legal_moves,
+    result_json,
+)
+"""The rules written for reading (:mod:`gaple.reference`); results are always reckoned by the
+reference (:func:`gaple.result.hand_result`)."""
+
+
 class ReferenceEngine:
     """gaple itself behind the protocol, in process: the suite's self-check.
 
@@ -322,9 +390,10 @@ class ReferenceEngine:
     (as gaple's own adapter does): in process, one request at a time costs nothing more.
     """
 
-    def __init__(self, *, batch: bool = False) -> None:
+    def __init__(self, *, batch: bool = False, rules: Implementation = ENGINE) -> None:
         self._state: State | None = None
         self._batch = batch
+        self._rules = rules
 
     def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
         """Answer as a conforming adapter would."""
@@ -354,7 +423,7 @@ class ReferenceEngine:
             try:
                 rules = rules_from_json(message["rules"], "$.rules")
                 deal = deal_from_json(message["deal"], "$.deal")
-                self._state = new_hand(rules, deal, first_hand=message["first_hand"])
+                self._state = self._rules.new_hand(rules, deal, message["first_hand"])
             except (FormatError, InvalidDeal) as error:
                 return {"type": "unsupported", "reason": str(error)}
             return {"type": "started"}
@@ -362,10 +431,11 @@ class ReferenceEngine:
         if state is None:
             return {"type": "error", "message": "no hand started"}
         if kind == "state":
-            return {"type": "state", **observe(state)}
+            return {"type": "state", **observe(state, self._rules.legal_moves)}
         if kind == "act":
             try:
-                self._state = apply(state, parse_move(message["move"]), message["seat"])
+                move = parse_move(message["move"])
+                self._state = self._rules.apply(state, move, message["seat"])
             except IllegalMove as error:
                 return {
                     "type": "rejected",
@@ -377,7 +447,7 @@ class ReferenceEngine:
                 return {"type": "rejected", "code": None, "message": str(error)}
             return {"type": "ok"}
         if kind == "result":
-            result = result_json(state)
+            result = self._rules.result(state)
             if result is None:
                 return {"type": "error", "message": "the hand has not ended or cannot be scored"}
             return {"type": "result", **result}
@@ -394,9 +464,9 @@ def _version() -> str:
     return importlib.metadata.version("gaple")
 
 
-def serve(stdin: IO[str], stdout: IO[str]) -> int:
-    """Run the reference engine as a protocol v1 adapter on the given streams."""
-    engine = ReferenceEngine(batch=True)
+def serve(stdin: IO[str], stdout: IO[str], rules: Implementation = ENGINE) -> int:
+    """Run gaple, played by ``rules``, as a protocol v1 adapter on the given streams."""
+    engine = ReferenceEngine(batch=True, rules=rules)
     for line in stdin:
         if not line.strip():
             continue
