@@ -10,8 +10,8 @@ when accepted, the next state field by field. ``new_hand`` is compared on every 
   :mod:`test_exhaustive`), every seat count and hand size that fits, pass and discard, every
   lead rule as the first hand's and as a later hand's, and house bans on leading.
 * Every reachable state of the double-3 deals up to renaming (the shapes of
-  :mod:`test_exhaustive`), under the ``ci`` profile only: about two million states, some
-  fifteen minutes; ``GAPLE_EXHAUSTIVE_SHARD=I/N`` shares the deals out as there.
+  :mod:`test_exhaustive`), under the ``ci`` profile only: about two million states, twenty
+  minutes on a busy core; ``GAPLE_EXHAUSTIVE_SHARD=I/N`` shares the deals out as there.
 * Random rulesets (presets and drawn options), deals and move sequences with illegal probes.
 
 ``pytest -s`` prints the number of deals and states visited; each test asserts a lower bound
