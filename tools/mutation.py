@@ -64,13 +64,20 @@ import pytest
 from attrs import frozen
 
 from gaple.conformance.engines import SubprocessEngine
-from gaple.conformance.engines import serve as serve_protocol
 from gaple.conformance.runner import run_suite
 from gaple.conformance.vectors import load_cases
 from gaple.registry import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = (
+    "reference.equipment",
+    "reference.deal",
+    "reference.opening",
+    "reference.line",
+    "reference.turn",
+    "reference.ending",
+    "reference.match",
+    "engine.play",
     "state",
     "position",
     "result",
@@ -430,13 +437,20 @@ def _qualified(module: str) -> str:
     return f"gaple.{module}" if module in MODULES else module
 
 
+def implementation(module: str) -> str:
+    """Which implementation gaple's adapter plays a mutant of ``module`` with: the reference's
+    modules are run as the reference, every other module as the fast engine (both through the
+    same adapter, :func:`gaple.conformance.engines.serve`)."""
+    return "REFERENCE" if module.startswith("reference.") else "ENGINE"
+
+
 def serve(module: str, key: str) -> int:
-    """Run gaple's protocol adapter with ``key``'s mutant of ``module`` loaded (``-``: none)."""
+    """Run gaple's protocol adapter with ``key``'s mutant of ``module`` loaded (``-``: none),
+    played by the implementation the module belongs to."""
     if key != "-":
         install(module, key)
-        adapter = importlib.import_module("gaple.conformance.engines")
-        return int(adapter.serve(sys.stdin, sys.stdout))
-    return serve_protocol(sys.stdin, sys.stdout)
+    adapter = importlib.import_module("gaple.conformance.engines")
+    return int(adapter.serve(sys.stdin, sys.stdout, getattr(adapter, implementation(module))))
 
 
 # --- running the mutants -------------------------------------------------------------------------
@@ -490,6 +504,21 @@ TESTS: dict[str, tuple[str, ...]] = {
     # The fast test files that exercise each module, the quickest killers first: the run stops
     # at the first failing test, so most mutants die within a second and only survivors pay
     # for the whole list.
+    "reference.equipment": ("test_reference_play.py", "test_reference_match.py"),
+    "reference.deal": ("test_reference_play.py", "test_deal.py"),
+    "reference.opening": ("test_reference_play.py", "test_state_errors.py", "test_rules.py"),
+    "reference.line": ("test_reference_play.py", "test_state_moves.py"),
+    "reference.turn": ("test_reference_play.py", "test_state_errors.py", "test_state_moves.py"),
+    "reference.ending": ("test_reference_play.py", "test_state_moves.py"),
+    "reference.match": ("test_reference_match.py",),
+    "engine.play": (
+        "test_state_moves.py",
+        "test_state_errors.py",
+        "test_fast_paths.py",
+        "test_worked_examples_play.py",
+        "test_reference_play.py",
+        "test_state_machine.py",
+    ),
     "state": (
         "test_state_moves.py",
         "test_state_errors.py",
