@@ -63,47 +63,17 @@ class Deal:
     """
 
     def validate(self, rules: Ruleset) -> None:
-        """Check that the deal fits ``rules``: sizes, the starter, every tile exactly once.
+        """Check that the deal fits ``rules``: sizes, the starter, every tile exactly once, as
+        :func:`gaple.reference.deal.deal_problem` decides it.
 
         Raises:
             InvalidDeal: the first problem found, located by seat or part of the deal.
         """
-        full = tile_set(rules.max_pip)
-        if len(self.hands) != rules.players:
-            msg = f"the deal has {len(self.hands)} hands, the rules have {rules.players} seats"
-            raise InvalidDeal(msg)
-        if rules.has_starter and self.starter is None:
-            msg = f"{rules.undealt} tiles are undealt, so one must be turned up as the starter"
-            raise InvalidDeal(msg)
-        if not rules.has_starter and self.starter is not None:
-            msg = "every tile is dealt, so there can be no starter"
-            raise InvalidDeal(msg)
-        seen: dict[Tile, str] = {}
-        parts: list[tuple[str, Sequence[Tile]]] = [
-            (f"seat {seat}", hand) for seat, hand in enumerate(self.hands)
-        ]
-        parts.append(("the starter", () if self.starter is None else (self.starter,)))
-        parts.append(("the set-aside tiles", self.set_aside))
-        for where, tiles in parts:
-            for tile in tiles:
-                if tile not in full.index:
-                    msg = f"{where}: tile {tile} is not in the double-{rules.max_pip} set"
-                    raise InvalidDeal(msg)
-                if tile in seen:
-                    msg = f"{where}: tile {tile} is also in {seen[tile]}"
-                    raise InvalidDeal(msg)
-                seen[tile] = where
-        for seat, hand in enumerate(self.hands):
-            if len(hand) != rules.hand_size:
-                msg = f"seat {seat} holds {len(hand)} tiles, the rules deal {rules.hand_size}"
-                raise InvalidDeal(msg)
-        missing = [t for t in full.tiles if t not in seen]
-        if missing:
-            msg = f"tiles missing from the deal: {' '.join(map(str, missing))}"
-            raise InvalidDeal(msg)
-        if not 0 <= self.first_seat < rules.players:
-            msg = f"first_seat {self.first_seat} is not a seat (0..{rules.players - 1})"
-            raise InvalidDeal(msg)
+        from gaple.reference.deal import deal_problem  # noqa: PLC0415 (it imports this module)
+
+        problem = deal_problem(rules, self)
+        if problem is not None:
+            raise InvalidDeal(problem)
 
 
 _MASK64 = (1 << 64) - 1  # a global: reading it costs less than a class attribute through self

@@ -314,8 +314,11 @@ class Ruleset:
 
     @property
     def has_starter(self) -> bool:
-        """Whether a tile is turned up to begin the line (rule ``deal.starter``)."""
-        return self.undealt > 0
+        """Whether a tile is turned up to begin the line, as
+        :func:`gaple.reference.deal.turns_up_starter` decides it (rule ``deal.starter``)."""
+        from gaple.reference.deal import turns_up_starter  # noqa: PLC0415 (it imports this module)
+
+        return turns_up_starter(self)
 
     @property
     def sourced_deal(self) -> bool:
@@ -323,10 +326,14 @@ class Ruleset:
         5 x 5 (:data:`SOURCED_DEALS`). Other deals are played by the same rules for study,
         and their results say so (rule ``deal.unsourced``).
 
+        Decided by :func:`gaple.reference.deal.sourced`.
+
         >>> Ruleset(hand_size=6).sourced_deal, Ruleset(players=3).sourced_deal
         (True, False)
         """
-        return self.max_pip == 6 and (self.players, self.hand_size) in SOURCED_DEALS
+        from gaple.reference.deal import sourced  # noqa: PLC0415 (it imports this module)
+
+        return sourced(self)
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
