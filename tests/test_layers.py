@@ -15,6 +15,11 @@ import gaple
 CORE = (
     *("tiles", "sources", "registry", "rules", "presets"),
     *("deal", "state", "position", "result", "match", "simulate"),
+    *(
+        f"reference/{p.stem}"
+        for p in sorted((Path(gaple.__file__).parent / "reference").glob("*.py"))
+    ),
+    *(f"engine/{p.stem}" for p in sorted((Path(gaple.__file__).parent / "engine").glob("*.py"))),
 )
 UPPER = ("gaple.io", "gaple.render", "gaple.conformance", "gaple.cli", "gaple.testing")
 # Test tools are only for those who install the conformance extra, never for the core.
@@ -36,6 +41,7 @@ def imported_modules(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("module", CORE)
 def test_the_core_never_imports_an_upper_layer(module: str) -> None:
+    # The reference is the rules themselves and the engine their fast twin: both core.
     imported = imported_modules(PACKAGE / f"{module}.py")
     upward = sorted(name for name in imported if name.startswith(UPPER + TEST_TOOLS))
     assert upward == [], f"gaple.{module} imports {upward}"
