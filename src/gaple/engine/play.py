@@ -7,7 +7,7 @@ mirrors. ``tests/test_reference_play.py`` proves them equal on every state of th
 and on drawn hands of the full set. The public functions of :mod:`gaple.state` are these.
 
 Groups of tiles are bitsets over the set's canonical order (see :mod:`gaple.tiles`); a move
-is one of the objects of :func:`tables`, so that making it reads one tuple.
+is one of the objects of ``tables(max_pip)``, so that making it reads one tuple.
 """
 
 from __future__ import annotations
