@@ -18,6 +18,7 @@ import ast
 import inspect
 from types import ModuleType
 
+import attrs
 import pytest
 
 from gaple.position import Position, make_position
@@ -35,6 +36,7 @@ from gaple.reference.partnership import (
     score_out,
 )
 from gaple.reference.scoring import counts_of, reckon
+from gaple.reference.settlement import settle
 from gaple.registry import RULES
 from gaple.result import score_position
 from gaple.rules import BlockedAction, ChallengeTie, Ruleset, Settlement, StakeBase
@@ -63,8 +65,9 @@ def went_out(
     closing: str | None,
     *,
     rules: Ruleset = DOUBLE_4,
+    out_seat: int = N,
 ) -> Position:
-    """N went out (empty hand); the line is every tile not listed."""
+    """``out_seat`` (N unless given) went out; the line is every tile not listed."""
     return make_position(
         rules,
         hands=[parse_tiles(h) for h in hands],
@@ -72,7 +75,7 @@ def went_out(
         set_aside=parse_tiles(aside),
         ends=ends,
         ending=Ending.OUT,
-        out_seat=N,
+        out_seat=out_seat,
         closing=None if closing is None else T(closing),
     )
 
@@ -146,6 +149,26 @@ def test_the_debit_option_takes_a_dead_double_off_its_holders_pair_too() -> None
     assert (out.out.debit, out.out.points) == (100, (110, -100))
 
 
+def test_the_debit_falls_on_the_pair_that_did_not_go_out() -> None:
+    # The dead case turned one seat on: E goes out, S holds the dead 4-4, W 0-0 (its own pair
+    # went out), N 1-2 and discarded 2-3. E and W score N 8 and S 10, plus 92: 110; pair 0,
+    # S's, loses 100.
+    pos = went_out(
+        ["1-2", "", "4-4 1-1", "0-0"],
+        ["2-3", "", "", ""],
+        "0-3 2-2",
+        (0, 1),
+        "0-1",
+        rules=DOUBLE_4.replace(dead_double_debit=True),
+        out_seat=E,
+    )
+    score = reckon(pos).partnership
+    assert score is not None
+    assert score.out is not None
+    assert (score.out.team, score.out.losing_team, score.out.points) == (1, 0, (-100, 110))
+    assert "debit option: pair 0 also loses 100" in [n.text for n in score_position(pos).notes]
+
+
 def test_a_discarded_double_is_never_dead() -> None:
     # As the dead case, but E discarded 4-4 instead of holding it: only a double still in a
     # hand can die (decided reading C20), so it counts its 8 pips with E: 18.
@@ -174,6 +197,24 @@ def test_set_aside_tiles_of_its_number_keep_a_double_alive() -> None:
     assert top.keepers == (
         Keeper(T("2-4"), Spot.SET_ASIDE, None),
         Keeper(T("3-4"), Spot.SET_ASIDE, None),
+    )
+
+
+def test_every_tile_of_its_number_off_the_line_is_named_as_a_keeper() -> None:
+    # Line 0-1 0-2 1-3 1-4 2-3 2-4 3-3: 0 twice, 1 three times, 2 three, 3 four, 4 twice: ends
+    # 1 and 2. E holds 0-0; of the other blanks 0-1 and 0-2 are in the line, 0-3 is among W's
+    # discards and 0-4 set aside: both keep 0-0 alive, the highest number's tile too.
+    pos = went_out(["", "0-0 1-1", "4-4", "1-2"], ["", "", "", "0-3 3-4"], "0-4 2-2", (1, 2), "1-3")
+    top, blank = fates(pos)
+    assert top.fate is Fate.OWN_PAIR_OUT
+    assert blank == DoubleFate(
+        T("0-0"),
+        E,
+        False,
+        50,
+        0,
+        Fate.KEPT_ALIVE,
+        (Keeper(T("0-3"), Spot.DISCARDED, W), Keeper(T("0-4"), Spot.SET_ASIDE, None)),
     )
 
 
@@ -213,7 +254,9 @@ def test_no_double_dies_in_a_blocked_hand() -> None:
     assert top == DoubleFate(T("4-4"), E, False, 100, 8, Fate.BLOCKED_HAND)
     # Counts: N 6 + 2 + 3 = 11, E 8 + 5 = 13, S 4, W 6 + 7 = 13; 41 in all. E (13) is not
     # lower than S (4): N and S score all hands' pips twice, 82.
-    assert challenge(pos, [11, 13, 4, 13]) == Challenge(
+    lost = challenge(pos, [11, 13, 4, 13])
+    assert not lost.blocker_won
+    assert lost == Challenge(
         blocker=E,
         rival=S,
         blocker_count=13,
@@ -227,6 +270,18 @@ def test_no_double_dies_in_a_blocked_hand() -> None:
         points=(82, 0),
     )
     assert reckon(pos).points == (82, 0)
+    assert (
+        "seat 1 (blocker) counts 13 against seat 2's 4, not lower (neunggar cadas): the other "
+        "pair (pair 0) scores the pips of all hands, 41 x 2 = 82"
+    ) in [note.text for note in score_position(pos).notes]
+    # Had S placed last, S (4) against W (13) is strictly lower: S's pair scores 41 once.
+    won = challenge(attrs.evolve(pos, blocker=S), [11, 13, 4, 13])
+    assert won.blocker_won
+    assert won == Challenge(S, W, 4, 13, None, S, 0, StakeBase.ALL, 41, 1, (41, 0))
+    assert (
+        "seat 2 (blocker) counts 4 against seat 3's 13, strictly lower: the blocker's pair "
+        "(pair 0) scores the pips of all hands, 41 x 1 = 41"
+    ) in [note.text for note in score_position(attrs.evolve(pos, blocker=S)).notes]
 
 
 def x9(tie: ChallengeTie) -> Position:
@@ -321,3 +376,10 @@ def test_the_scoring_reference_reads_tiles_not_bitsets(module: ModuleType) -> No
     # No BitOr: it is also the union of types (`Tile | None`).
     bit_operators = (ast.BitAnd, ast.BitXor, ast.LShift, ast.RShift, ast.Invert)
     assert not [node for node in ast.walk(ast.parse(source)) if isinstance(node, bit_operators)]
+
+
+def test_partnership_scoring_is_no_individual_settlement() -> None:
+    # Partnership points read the whole position (doubles, the line, the blocker), not just
+    # the counts and the winner.
+    with pytest.raises(ValueError, match="partnership points depend on the whole position"):
+        settle(Settlement.PARTNERSHIP, [1, 2, 3, 4], 0)

@@ -9,8 +9,9 @@ values that decided it, so the words of :mod:`gaple.result` are made from them.
 32
 >>> count_seat(0, parse_tiles("0-0 0-3"), parse_tiles("1-1"), double_blank_25=True).count  # 0+3+2
 5
->>> [entry.seat for entry in rank([count_seat(0, parse_tiles("1-2"), ()),
-...                                count_seat(1, parse_tiles("0-3"), ())])]
+>>> counts = [count_seat(0, parse_tiles("1-2"), (), double_blank_25=False),
+...           count_seat(1, parse_tiles("0-3"), (), double_blank_25=False)]
+>>> [entry.seat for entry in rank(counts)]  # equal counts and pips: low end 0 beats 1
 [1, 0]
 """
 
@@ -108,7 +109,7 @@ def blank_double(tiles: Iterable[Tile], *, double_blank_25: bool) -> BlankDouble
 
 @decides("score.count")
 def count_seat(
-    seat: int, hand: Sequence[Tile], discards: Sequence[Tile], *, double_blank_25: bool = False
+    seat: int, hand: Sequence[Tile], discards: Sequence[Tile], *, double_blank_25: bool
 ) -> SeatCount:
     """A seat's count is the pip total of the tiles left in its hand plus the tiles it
     discarded (0-0 at the value :func:`blank_double` gives it)."""
