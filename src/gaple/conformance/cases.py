@@ -23,6 +23,7 @@ from attrs import frozen
 from gaple.deal import Deal
 from gaple.io import deal_to_json, rules_to_json
 from gaple.presets import find_preset
+from gaple.reference import opening, turn
 from gaple.reference.opening import banned, lead_rule
 from gaple.result import HandResult, hand_result
 from gaple.state import (
@@ -35,9 +36,7 @@ from gaple.state import (
     Pass,
     Place,
     State,
-    apply,
     legal_moves,
-    new_hand,
     parse_move,
 )
 
@@ -157,7 +156,7 @@ def _play(state: State, steps: Sequence[Step]) -> list[_Played]:
         action = Action(seat, parse_move(text))
         expected_code = claim if isinstance(claim, str) else None
         try:
-            after = apply(state, action.move, seat)
+            after = turn.apply(state, action.move, seat)
         except IllegalMove as error:
             if expected_code != error.code:
                 wanted = expected_code or "acceptance"
@@ -258,7 +257,8 @@ def build_case(
     first_hand: bool = True,
     rules_note: Sequence[str] = (),
 ) -> dict[str, JSON]:
-    """Run a scenario through the spec and return the case with every expected value.
+    """Run a scenario through the spec and return the case with every expected value: the
+    hand is played by the reference (:mod:`gaple.reference`), and its result reckoned by it.
 
     ``steps`` are :data:`Step` tuples; a scenario whose author reasoned a different verdict
     raises :class:`ScenarioError`, so hand reasoning and spec are
@@ -269,7 +269,7 @@ def build_case(
         ScenarioError: the spec does not play the scenario as written.
     """
     rules = find_preset(preset).rules.replace(**overrides)
-    start = new_hand(rules, deal, first_hand=first_hand)
+    start = opening.new_hand(rules, deal, first_hand=first_hand)
     played = _play(start, steps)
     final = played[-1].after if played else start
     result = result_json(final)
@@ -292,7 +292,7 @@ def build_case(
         "rules": rules_to_json(rules),
         "deal": deal_to_json(deal),
         "first_hand": first_hand,
-        "initial": observe(start),
+        "initial": observe(start, turn.legal_moves),
         "steps": [_step_json(p) for p in played],
         "result": result,
     }
@@ -307,4 +307,4 @@ def _step_json(played: _Played) -> dict[str, JSON]:
             "action": action,
             "error": {"code": played.error.code, "rule": played.error.rule_id},
         }
-    return {"action": action, "expect": observe(played.after)}
+    return {"action": action, "expect": observe(played.after, turn.legal_moves)}
