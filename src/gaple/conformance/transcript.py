@@ -34,6 +34,7 @@ from gaple.io import (
     state_to_json,
     tile_from_json,
 )
+from gaple.reference import opening, turn
 from gaple.rules import Ruleset, Settlement
 from gaple.state import (
     Action,
@@ -43,9 +44,7 @@ from gaple.state import (
     Move,
     MoveSyntaxError,
     State,
-    apply,
     legal_moves,
-    new_hand,
     parse_move,
 )
 from gaple.tiles import Tile, TileSet, iter_bits
@@ -164,7 +163,8 @@ def check_transcript(data: JSON) -> Verdict:
 
 
 def _check_carefully(data: JSON) -> Verdict:
-    """:func:`check_transcript` step by step, each problem worded and located."""
+    """:func:`check_transcript` step by step, each problem worded and located, the hand played
+    by the reference (:mod:`gaple.reference`) as the fast path plays it on the engine."""
     if not isinstance(data, Mapping):
         raise FormatError("$", "expected a transcript object")
     for key in ("rules", "deal", "actions"):
@@ -184,7 +184,7 @@ def _check_carefully(data: JSON) -> Verdict:
     _read_observed(data)
     claimed = _read_result(data.get("result"))
     try:
-        state = new_hand(rules, deal, first_hand=first_hand)
+        state = opening.new_hand(rules, deal, first_hand=first_hand)
     except InvalidDeal as error:
         raise FormatError("$.deal", str(error)) from None
     ended_at = 0
@@ -211,7 +211,7 @@ def _check_carefully(data: JSON) -> Verdict:
             )
             return Verdict(number - 1, _ending(state), divergence)
         try:
-            state = apply(state, action.move, action.seat)
+            state = turn.apply(state, action.move, action.seat)
         except IllegalMove as error:
             expected = f"rejected ({error.code}: {error.message})"
             divergence = Divergence(
@@ -258,7 +258,7 @@ def _ended(state: State, step: int) -> str:
 def _offered(
     state: State, offered: Sequence[str], step: int, action: Action | None, path: str
 ) -> Divergence | None:
-    legal = [str(move) for move in legal_moves(state)]
+    legal = [str(move) for move in turn.legal_moves(state)]
     difference = legal_difference(legal, offered, state)
     if difference is None:
         return None
