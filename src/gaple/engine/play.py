@@ -113,12 +113,8 @@ _PASS_ONLY = (PASS,)
 
 
 def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
-    """The state at the start of a hand.
-
-    With a starter the line begins with it, low half on the left, and the deal's designated
-    seat acts first (``deal.starter``, ``open.starter-seat``). Otherwise the opener is the
-    first seat, from the designated one in turn order, holding a tile the lead rule allows
-    (``open.double-blank``, ``open.double``, ``open.any-tile``, ``open.forbidden``).
+    """The state at the start of a hand: mirrors :func:`gaple.reference.opening.new_hand`
+    (who opens, the starter, a starter that blocks at once).
 
     Raises:
         gaple.deal.InvalidDeal: the deal does not fit the rules.
@@ -130,7 +126,10 @@ def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
 
 
 def start(rules: Ruleset, deal: Deal, hands: tuple[int, ...], *, first_hand: bool) -> State:
-    """:func:`new_hand` for a deal known to fit the rules, its hands given as bitsets."""
+    """:func:`new_hand` for a deal known to fit the rules, its hands given as bitsets: the
+    starter's line (:func:`gaple.reference.line.opened`) and its block at once
+    (:func:`gaple.reference.ending.blocks`), else the opener
+    (:func:`gaple.reference.opening.lead_seat`)."""
     full = tile_set(rules.max_pip)
     no_discards = (0,) * rules.players
     if deal.starter is not None:
@@ -193,22 +192,21 @@ def lead_mask(rules: Ruleset, *, first_hand: bool) -> int:
 
 
 def _anyone_can_place(full: TileSet, hands: tuple[int, ...], left: int, right: int) -> bool:
-    """Whether a tile in some hand shows ``left`` or ``right`` (else the hand is blocked)."""
+    """Whether a tile in some hand shows ``left`` or ``right``: the negation of
+    :func:`gaple.reference.ending.blocks`."""
     # The hands are disjoint, so their sum is their union.
     return bool(sum(hands) & (full.suit[left] | full.suit[right]))
 
 
 def to_act(state: State) -> int | None:
-    """The seat whose turn it is, or ``None`` once the hand has ended (rule ``turn.order``)."""
+    """The seat whose turn it is, or ``None`` once the hand has ended."""
     return state.to_act
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every move the seat to act may make, in a fixed order.
-
-    Order: leads by tile; else placements by tile, left end before right; else the pass, or
-    the discards by tile. Tiles order as in :class:`~gaple.tiles.Tile`. Empty once the hand
-    is over. Exactly the moves :func:`apply` accepts.
+    """Every move the seat to act may make, in the order of
+    :func:`gaple.reference.turn.legal_moves`, which it mirrors: the leads the lead mask allows
+    on an empty table, else :func:`moves_on`. Exactly the moves :func:`apply` accepts.
     """
     seat = state.to_act
     if seat is None:
@@ -227,7 +225,10 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 def moves_on(
     table: Tables, rules: Ruleset, hand: int, left_suit: int, right_suit: int
 ) -> tuple[Move, ...]:
-    """:func:`legal_moves` once the line has begun, its ends' suits given as bitsets."""
+    """:func:`legal_moves` once the line has begun, its ends' suits given as bitsets: the
+    placements (:func:`gaple.reference.line.fits`) when there are any
+    (:func:`gaple.reference.turn.must_place`), else the pass or the discards
+    (:func:`gaple.reference.turn.stuck_seat_passes`)."""
     fitting = hand & (left_suit | right_suit)
     if fitting:
         place = table.place
@@ -253,11 +254,8 @@ def fits(
     kind: int, bit: int, hand: int, left_suit: int, right_suit: int, *, rules: Ruleset
 ) -> bool:
     """Whether the move of ``kind`` and tile ``bit`` is among :func:`moves_on` for the same
-    hand and ends: the same rules, tested on bitsets without building the moves. A tile
-    placed is in the hand (``play.in-hand``) and shows the end's number (``play.match-end``);
-    no lead once the line has begun (``open.lead``); a pass or discard only when no tile fits
-    (``turn.forced-play``), as the blocked-seat option says (``block.pass``,
-    ``block.discard``), a discard from the hand."""
+    hand and ends, tested on bitsets without building the moves: mirrors what
+    :func:`gaple.reference.turn.move_error` accepts once the line has begun."""
     if kind == _TO_LEFT:
         return bool(bit & hand & left_suit)
     if kind == _TO_RIGHT:
@@ -317,13 +315,13 @@ def is_legal(state: State, move: Move, seat: int | None = None) -> bool:
 
 
 def apply(state: State, move: Move, seat: int | None = None) -> State:
-    """The state after the seat to act makes ``move``; ``state`` itself is unchanged.
-
-    The hand ends at once when the mover has no tiles left (``end.out``) or, after a tile is
-    put down, when no seat holding tiles can place (``end.blocked``).
+    """The state after the seat to act makes ``move``; ``state`` itself is unchanged. Mirrors
+    :func:`gaple.reference.turn.apply`: :func:`verify`, then
+    :func:`~gaple.engine.play.run` for one move.
 
     Raises:
-        IllegalMove: the first rule the move breaks (order at :data:`ERROR_CODES`).
+        IllegalMove: the first rule the move breaks (order at
+            :data:`~gaple.state.ERROR_CODES`).
     """
     verify(state, move, seat)
     return run(state, None, move)
@@ -347,10 +345,11 @@ def run(  # noqa: PLR0915
     Every move must be legal: ``move`` checked by :func:`verify`, and ``pick`` choosing among
     the moves it is given (:func:`legal_moves`). The moves of ``follow`` are checked here
     instead (:func:`fits`, cheaper than building every legal move): the run stops before the
-    first that is not legal, with that seat to act. The hand ends at once when the mover has no
-    tiles left (``end.out``) or, after a tile is put down, when no seat holding tiles can
-    place (``end.blocked``). Between the states it returns it plays on bitsets and lists, so
-    that playing out a hand builds one state, not one per action.
+    first that is not legal, with that seat to act. Each move mirrors
+    :func:`gaple.reference.turn.next_state`: the tile joins the line as
+    :func:`gaple.reference.line.joined` turns it, and the hand ends as
+    :func:`gaple.reference.ending.ending_after` says. Between the states it returns it plays on
+    bitsets and lists, so that playing out a hand builds one state, not one per action.
     """
     seat = state.to_act
     if seat is None:
@@ -438,7 +437,8 @@ def run(  # noqa: PLR0915
 def replay(
     rules: Ruleset, deal: Deal, moves: Iterable[Move | Action], *, first_hand: bool = True
 ) -> State:
-    """Play ``moves`` from the start of a hand; an :class:`Action` also checks its seat.
+    """Play ``moves`` from the start of a hand; an :class:`~gaple.state.Action` also checks its
+    seat.
 
     Raises:
         gaple.deal.InvalidDeal: the deal does not fit the rules.
