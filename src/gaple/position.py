@@ -321,7 +321,7 @@ def position_of(state: State) -> Position:
 def blocker_of(state: State) -> int:
     """The seat that put down the last tile; if the turned-up starter blocked the hand before
     anyone acted, the seat before the designated first seat, as if it had turned the starter
-    up (an unsourced reading, rule ``deal.unsourced``: no source covers a starter that blocks
-    at once, which needs a deal with many tiles set aside)."""
-    placer = state.last_placer
-    return (state.opener - 1) % state.rules.players if placer is None else placer
+    up: :func:`gaple.reference.ending.blocker` decides it."""
+    from gaple.reference.ending import blocker  # noqa: PLC0415 (the reference imports this module)
+
+    return blocker(state)

@@ -337,14 +337,17 @@ class Ruleset:
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
-        """The sides of the table: pairs with partnership, otherwise one seat each."""
-        if self.partnership:
-            return ((0, 2), (1, 3))
-        return tuple((seat,) for seat in range(self.players))
+        """The sides of the table: pairs with partnership, otherwise one seat each, as
+        :func:`gaple.reference.equipment.table` seats them."""
+        from gaple.reference.equipment import table  # noqa: PLC0415 (it imports this module)
+
+        return table(self).teams
 
     def team_of(self, seat: int) -> int:
         """The index in :attr:`teams` of the side ``seat`` plays for."""
-        return seat % 2 if self.partnership else seat
+        from gaple.reference.equipment import table  # noqa: PLC0415 (it imports this module)
+
+        return table(self).team_of(seat)
 
     def lead_rule(self, *, first_hand: bool) -> LeadRule:
         """The lead rule of a hand that has no starter, as
