@@ -400,17 +400,18 @@ def test_deal_sizes_starter_and_sources_of_every_shape(max_pip: int) -> None:
 
 
 @given(rules=st.one_of(preset_rulesets(), random_rulesets()))
-def test_table_is_the_ruleset_s_seating(rules: Ruleset) -> None:
+def test_the_table_seats_partners_across_from_each_other(rules: Ruleset) -> None:
+    # table.seats: seats 0..k-1 in turn order; with partnership, 0 and 2 against 1 and 3
+    # (SUWIKI, PAGAT), otherwise every seat plays for itself. The Ruleset asks the same table.
     seating = equipment.table(rules)
-    assert seating.teams == rules.teams
+    assert seating.seats == tuple(range(rules.players))
+    expected = ((0, 2), (1, 3)) if rules.partnership else tuple((s,) for s in seating.seats)
+    assert seating.teams == rules.teams == expected
     for seat in seating.seats:
-        assert seating.team_of(seat) == rules.team_of(seat)
-        partner = seating.partner(seat)
-        if rules.partnership:
-            # Seats 0 and 2 against 1 and 3 (table.seats): the partner sits two seats on.
-            assert partner == (seat + 2) % 4
-        else:
-            assert partner is None
+        side = seat % 2 if rules.partnership else seat
+        assert seating.team_of(seat) == rules.team_of(seat) == side
+        assert seating.after(seat) == (seat + 1) % rules.players
+        assert seating.before(seating.after(seat)) == seat
 
 
 @pytest.mark.parametrize("max_pip", range(1, 10))

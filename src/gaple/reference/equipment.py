@@ -47,11 +47,6 @@ class Table:
         """The index in :attr:`teams` of the side ``seat`` plays for."""
         return next(side for side, team in enumerate(self.teams) if seat in team)
 
-    def partner(self, seat: int) -> int | None:
-        """The other seat of ``seat``'s pair, or ``None`` without partnership."""
-        team = self.teams[self.team_of(seat)]
-        return next((other for other in team if other != seat), None)
-
 
 @decides("table.seats")
 def table(rules: Ruleset) -> Table:
