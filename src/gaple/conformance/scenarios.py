@@ -363,6 +363,11 @@ def _kept_alive_by(double: Tile, spot: Spot, *, only: bool = False) -> Criterion
     return _fate(double, kept)
 
 
+def _kept_by(fate: DoubleFate) -> list[Tile]:
+    """The tiles that keep a double alive (none unless its fate is kept alive)."""
+    return [keeper.tile for keeper in fate.keepers]
+
+
 def _dead_if_held(double: Tile) -> Criterion:
     """``double`` was discarded by the losing pair, and the reference would call it dead had
     its discarder kept it in hand (so only the rule about discarded doubles saves it)."""
@@ -511,7 +516,7 @@ _SIX_SIX, _BLANK = Tile(6, 6), Tile(0, 0)
 _SUWIKI = "suwiki-partnership"
 
 
-def _cover_list() -> Iterator[_Cover]:
+def _cover_list() -> Iterator[_Cover]:  # noqa: PLR0915 (one statement per cover case)
     six_banned = {"forbidden_leads": ["6-6"]}
     # Numeric options at other values; a starter that blocks at once needs a deal that leaves
     # most tiles face down, so that no hand shows either number of the starter.
@@ -828,6 +833,17 @@ def _cover_list() -> Iterator[_Cover]:
     )
     # A double held in hand that only discarded tiles of its number keep alive: an engine
     # that looks for the other tiles in hands alone kills it.
+    # The top tiles of a number's suit count too: 0-5 and 0-6 alone keep 0-0 alive (an engine
+    # that looks for the other blanks among the lower tiles only kills it).
+    yield _Cover(
+        "cover-alive-blank-by-its-top-tiles",
+        "partner.dead-double: the losing pair's 0-0 is kept alive by 0-5 and 0-6 alone, every "
+        "other blank being in the line.",
+        _SUWIKI,
+        {},
+        _fate(_BLANK, lambda f: _kept_by(f) == [Tile(0, 5), Tile(0, 6)]),
+        first_hand=False,
+    )
     yield _Cover(
         "cover-alive-discarded",
         "partner.dead-double with block.discard: the losing pair holds 6-6 in hand and every "
