@@ -1,0 +1,1 @@
+"""The fast engine: the rules of :mod:`gaple.reference` played on bitsets."""
