@@ -21,6 +21,7 @@ from types import ModuleType
 import attrs
 import pytest
 
+from gaple.engine.scoring import position_fields
 from gaple.position import Position, make_position
 from gaple.reference import counting, decided_by, partnership, scoring, settlement
 from gaple.reference.partnership import (
@@ -383,3 +384,37 @@ def test_partnership_scoring_is_no_individual_settlement() -> None:
     # the counts and the winner.
     with pytest.raises(ValueError, match="partnership points depend on the whole position"):
         settle(Settlement.PARTNERSHIP, [1, 2, 3, 4], 0)
+
+
+def _hand_made() -> list[Position]:
+    """Every position of this file."""
+    hands, discards, aside, ends, closing = DEAD_TOP
+    return [
+        KEPT_BY_DISCARDS,
+        went_out(hands, discards, aside, ends, closing),
+        went_out(["", "1-1", "0-0", "1-2"], ["", "4-4", "", "2-3"], aside, ends, closing),
+        went_out(["", "0-0 1-1", "4-4", "1-2"], ["", "", "", "0-3 3-4"], "0-4 2-2", (1, 2), "1-3"),
+        x9(ChallengeTie.REPLAY),
+        x9(ChallengeTie.BLOCKER_LOSES),
+    ]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        # Values of 1: a bonus is on as soon as it is above 0.
+        {"top_double_bonus": 1, "blank_double_bonus": 1, "dead_double_debit": True},
+        {"double_blank_25": True, "closing_any_double": True},
+    ],
+)
+def test_the_engine_scores_every_hand_made_position_as_the_reference(
+    changes: dict[str, object],
+) -> None:
+    for pos in _hand_made():
+        changed = attrs.evolve(pos, rules=pos.rules.replace(**changes))
+        reckoning = reckon(changed)
+        counts = tuple(c.count for c in reckoning.counts)
+        expected = (counts, reckoning.winner, reckoning.winning_team, reckoning.points)
+        assert position_fields(changed)[:4] == expected, changed
+        assert position_fields(changed).replay == reckoning.replay

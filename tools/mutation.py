@@ -537,15 +537,24 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_result_properties.py",
         "test_fast_paths.py",
     ),
-    "position": ("test_result.py", "test_fast_paths.py", "test_reference_result.py"),
+    "position": (
+        "test_result.py",
+        "test_result_reasons.py",
+        "test_partnership.py",
+        "test_result_properties.py",
+        "test_fast_paths.py",
+        "test_reference_result.py",
+    ),
     "reference.counting": (
         "test_result_reasons.py",
         "test_worked_examples_scoring.py",
+        "test_reference_facts.py",
         "test_reference_result.py",
     ),
     "reference.settlement": (
         "test_result_reasons.py",
         "test_worked_examples_scoring.py",
+        "test_reference_facts.py",
         "test_reference_result.py",
     ),
     "reference.partnership": (
@@ -555,6 +564,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     ),
     "reference.scoring": ("test_result.py", "test_partnership.py", "test_reference_result.py"),
     "engine.scoring": (
+        "test_reference_facts.py",
         "test_fast_paths.py",
         "test_partnership.py",
         "test_reference_result.py",
