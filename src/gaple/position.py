@@ -281,15 +281,20 @@ def _ending_problem(pos: Position) -> _Problem | None:
             "end.out",
             f"seat {empty[0]} has no tiles, so the hand ended by going out, not blocked",
         )
-    for seat, hand in enumerate(pos.hands):
-        for tile in hand:
-            if tile.has(left) or tile.has(right):
-                return (
-                    "end.blocked",
-                    f"seat {seat} can still place {tile} on ends ({left}, {right}), so the hand "
-                    "is not blocked",
-                )
-    return None
+    # The reference imports this module, so it is imported where it is asked.
+    from gaple.reference.ending import blocks  # noqa: PLC0415
+    from gaple.reference.line import playable  # noqa: PLC0415
+
+    if blocks(None, pos.hands, pos.ends):
+        return None
+    seat, fitting = next(
+        (seat, tiles) for seat, hand in enumerate(pos.hands) if (tiles := playable(hand, pos.ends))
+    )
+    return (
+        "end.blocked",
+        f"seat {seat} can still place {fitting[0]} on ends ({left}, {right}), so the hand is not "
+        "blocked",
+    )
 
 
 def position_of(state: State) -> Position:
