@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 from attrs import field, frozen
 
 from gaple.tiles import Tile, tile_set
+
+if TYPE_CHECKING:
+    from gaple.reference.equipment import Table
 
 __all__ = [
     "MAX_PIP",
@@ -145,6 +148,15 @@ def _option(
 
 def _tiles(value: Any) -> frozenset[Tile]:
     return frozenset(tile if isinstance(tile, Tile) else Tile.parse(str(tile)) for tile in value)
+
+
+# What the reference decides from a few options, kept per value of those options: the engine
+# asks for them on every hand, and the reference, written for reading, builds the set or the
+# table each time. The reference imports this module, so it is imported where it is asked.
+_STARTERS: dict[tuple[int, int, int], bool] = {}
+""":attr:`Ruleset.has_starter` by (max_pip, players, hand_size)."""
+_TABLES: dict[tuple[int, bool], Table] = {}
+""":attr:`Ruleset.teams` and :meth:`Ruleset.team_of`'s table by (players, partnership)."""
 
 
 @frozen
@@ -316,9 +328,13 @@ class Ruleset:
     def has_starter(self) -> bool:
         """Whether a tile is turned up to begin the line, as
         :func:`gaple.reference.deal.turns_up_starter` decides it (rule ``deal.starter``)."""
-        from gaple.reference.deal import turns_up_starter  # noqa: PLC0415 (it imports this module)
+        key = (self.max_pip, self.players, self.hand_size)
+        known = _STARTERS.get(key)
+        if known is None:
+            from gaple.reference.deal import turns_up_starter  # noqa: PLC0415 (see _STARTERS)
 
-        return turns_up_starter(self)
+            known = _STARTERS[key] = turns_up_starter(self)
+        return known
 
     @property
     def sourced_deal(self) -> bool:
@@ -339,15 +355,21 @@ class Ruleset:
     def teams(self) -> tuple[tuple[int, ...], ...]:
         """The sides of the table: pairs with partnership, otherwise one seat each, as
         :func:`gaple.reference.equipment.table` seats them."""
-        from gaple.reference.equipment import table  # noqa: PLC0415 (it imports this module)
-
-        return table(self).teams
+        return self._table.teams
 
     def team_of(self, seat: int) -> int:
         """The index in :attr:`teams` of the side ``seat`` plays for."""
-        from gaple.reference.equipment import table  # noqa: PLC0415 (it imports this module)
+        return self._table.team_of(seat)
 
-        return table(self).team_of(seat)
+    @property
+    def _table(self) -> Table:
+        key = (self.players, self.partnership)
+        known = _TABLES.get(key)
+        if known is None:
+            from gaple.reference.equipment import table  # noqa: PLC0415 (see _STARTERS)
+
+            known = _TABLES[key] = table(self)
+        return known
 
     def lead_rule(self, *, first_hand: bool) -> LeadRule:
         """The lead rule of a hand that has no starter, as
