@@ -21,11 +21,13 @@ from typing import Any
 from attrs import frozen
 
 from gaple.deal import Deal
+from gaple.engine.scoring import quiet_fields
 from gaple.io import deal_to_json, rules_to_json
 from gaple.presets import find_preset
 from gaple.reference import opening, turn
 from gaple.reference.opening import banned, lead_rule
 from gaple.result import HandResult, hand_result
+from gaple.rules import Ruleset
 from gaple.state import (
     Action,
     Discard,
@@ -36,15 +38,20 @@ from gaple.state import (
     Pass,
     Place,
     State,
+    apply,
     legal_moves,
+    new_hand,
     parse_move,
 )
 
 __all__ = [
     "CASE_FORMAT",
+    "ENGINE",
     "LEVELS",
     "LINE_ERRORS",
+    "REFERENCE",
     "STATUSES",
+    "Implementation",
     "ScenarioError",
     "Step",
     "build_case",
@@ -150,13 +157,13 @@ Step = tuple[int, str, "str | tuple[int, int] | None"]
 an accepted move, or ``None`` (accepted, nothing more claimed)."""
 
 
-def _play(state: State, steps: Sequence[Step]) -> list[_Played]:
+def _play(state: State, steps: Sequence[Step], played_by: Implementation) -> list[_Played]:
     played: list[_Played] = []
     for number, (seat, text, claim) in enumerate(steps, start=1):
         action = Action(seat, parse_move(text))
         expected_code = claim if isinstance(claim, str) else None
         try:
-            after = turn.apply(state, action.move, seat)
+            after = played_by.apply(state, action.move, seat)
         except IllegalMove as error:
             if expected_code != error.code:
                 wanted = expected_code or "acceptance"
@@ -245,6 +252,56 @@ def error_level(code: str, move_text: str) -> str:
     return _error_level(code, parse_move(move_text))
 
 
+@frozen
+class Implementation:
+    """One of gaple's two implementations of the rules, as :class:`ReferenceEngine` plays it:
+    how a hand starts, a move is made, the legal moves are listed and a result is given."""
+
+    name: str
+    new_hand: Callable[[Ruleset, Deal, bool], State]
+    apply: Callable[[State, Move, int | None], State]
+    legal_moves: Callable[[State], tuple[Move, ...]]
+    result: Callable[[State], dict[str, JSON] | None]
+
+
+def _engine_result(state: State) -> dict[str, JSON] | None:
+    """:func:`~gaple.conformance.cases.result_json` with the numbers from the engine's quiet
+    scoring (:func:`gaple.engine.scoring.quiet_fields`); the rule IDs are those of the notes."""
+    result = result_json(state)
+    if result is None:
+        return None
+    fields = quiet_fields(state)
+    return {
+        **result,
+        "counts": list(fields.counts),
+        "winner": fields.winner,
+        "winning_team": fields.winning_team,
+        "points": list(fields.points),
+        "replay": fields.replay,
+    }
+
+
+ENGINE = Implementation(
+    "engine",
+    lambda rules, deal, first_hand: new_hand(rules, deal, first_hand=first_hand),
+    apply,
+    legal_moves,
+    _engine_result,
+)
+"""The fast engine (:mod:`gaple.engine`): what :mod:`gaple.state` and the quiet scoring of
+``gaple check`` play."""
+
+REFERENCE = Implementation(
+    "reference",
+    lambda rules, deal, first_hand: opening.new_hand(rules, deal, first_hand=first_hand),
+    turn.apply,
+    turn.legal_moves,
+    result_json,
+)
+"""The rules written for reading (:mod:`gaple.reference`); results are always reckoned by the
+reference (:func:`gaple.result.hand_result`)."""
+
+
 def build_case(
     *,
     case_id: str,
@@ -256,9 +313,12 @@ def build_case(
     steps: Sequence[Step],
     first_hand: bool = True,
     rules_note: Sequence[str] = (),
+    played_by: Implementation = REFERENCE,
 ) -> dict[str, JSON]:
     """Run a scenario through the spec and return the case with every expected value: the
-    hand is played by the reference (:mod:`gaple.reference`), and its result reckoned by it.
+    hand is played by ``played_by``, the reference (:mod:`gaple.reference`) unless a caller
+    that builds many cases asks for the engine proven equal to it, and its result is reckoned
+    by the reference.
 
     ``steps`` are :data:`Step` tuples; a scenario whose author reasoned a different verdict
     raises :class:`ScenarioError`, so hand reasoning and spec are
@@ -269,8 +329,8 @@ def build_case(
         ScenarioError: the spec does not play the scenario as written.
     """
     rules = find_preset(preset).rules.replace(**overrides)
-    start = opening.new_hand(rules, deal, first_hand=first_hand)
-    played = _play(start, steps)
+    start = played_by.new_hand(rules, deal, first_hand)
+    played = _play(start, steps, played_by)
     final = played[-1].after if played else start
     result = result_json(final)
     exercised = _exercised(start, played, result)
@@ -292,19 +352,19 @@ def build_case(
         "rules": rules_to_json(rules),
         "deal": deal_to_json(deal),
         "first_hand": first_hand,
-        "initial": observe(start, turn.legal_moves),
-        "steps": [_step_json(p) for p in played],
+        "initial": observe(start, played_by.legal_moves),
+        "steps": [_step_json(p, played_by) for p in played],
         "result": result,
     }
     case["levels"] = case_levels(case)
     return case
 
 
-def _step_json(played: _Played) -> dict[str, JSON]:
+def _step_json(played: _Played, played_by: Implementation) -> dict[str, JSON]:
     action = {"seat": played.action.seat, "move": str(played.action.move)}
     if played.error is not None:
         return {
             "action": action,
             "error": {"code": played.error.code, "rule": played.error.rule_id},
         }
-    return {"action": action, "expect": observe(played.after, turn.legal_moves)}
+    return {"action": action, "expect": observe(played.after, played_by.legal_moves)}

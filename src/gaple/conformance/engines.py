@@ -19,28 +19,19 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import IO, Any, Protocol
 
-from attrs import frozen
-
 from gaple.conformance import bounded
-from gaple.conformance.cases import LEVELS, observe, result_json
+from gaple.conformance.cases import ENGINE, LEVELS, REFERENCE, Implementation, observe
 from gaple.conformance.escape import printable
 from gaple.conformance.schemas import BATCHED, PROTOCOL_SCHEMAS, REPLY_TO
-from gaple.deal import Deal, InvalidDeal
-from gaple.engine.scoring import quiet_fields
+from gaple.deal import InvalidDeal
 from gaple.io import FormatError, deal_from_json, rules_from_json
-from gaple.reference import opening, turn
-from gaple.rules import Ruleset
 from gaple.state import (
     IllegalMove,
-    Move,
     MoveSyntaxError,
     State,
-    apply,
-    legal_moves,
-    new_hand,
     parse_move,
 )
 
@@ -331,56 +322,6 @@ def kill_all() -> None:
 
 def _shown(line: bytes) -> str:
     return repr(printable(line[: SHOWN * 4].decode("utf-8", errors="replace"), limit=SHOWN))
-
-
-@frozen
-class Implementation:
-    """One of gaple's two implementations of the rules, as :class:`ReferenceEngine` plays it:
-    how a hand starts, a move is made, the legal moves are listed and a result is given."""
-
-    name: str
-    new_hand: Callable[[Ruleset, Deal, bool], State]
-    apply: Callable[[State, Move, int | None], State]
-    legal_moves: Callable[[State], tuple[Move, ...]]
-    result: Callable[[State], dict[str, JSON] | None]
-
-
-def _engine_result(state: State) -> dict[str, JSON] | None:
-    """:func:`~gaple.conformance.cases.result_json` with the numbers from the engine's quiet
-    scoring (:func:`gaple.engine.scoring.quiet_fields`); the rule IDs are those of the notes."""
-    result = result_json(state)
-    if result is None:
-        return None
-    fields = quiet_fields(state)
-    return {
-        **result,
-        "counts": list(fields.counts),
-        "winner": fields.winner,
-        "winning_team": fields.winning_team,
-        "points": list(fields.points),
-        "replay": fields.replay,
-    }
-
-
-ENGINE = Implementation(
-    "engine",
-    lambda rules, deal, first_hand: new_hand(rules, deal, first_hand=first_hand),
-    apply,
-    legal_moves,
-    _engine_result,
-)
-"""The fast engine (:mod:`gaple.engine`): what :mod:`gaple.state` and the quiet scoring of
-``gaple check`` play."""
-
-REFERENCE = Implementation(
-    "reference",
-    lambda rules, deal, first_hand: opening.new_hand(rules, deal, first_hand=first_hand),
-    turn.apply,
-    turn.legal_moves,
-    result_json,
-)
-"""The rules written for reading (:mod:`gaple.reference`); results are always reckoned by the
-reference (:func:`gaple.result.hand_result`)."""
 
 
 class ReferenceEngine:

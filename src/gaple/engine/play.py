@@ -119,10 +119,39 @@ def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
     Raises:
         gaple.deal.InvalidDeal: the deal does not fit the rules.
     """
-    deal.validate(rules)
-    full = tile_set(rules.max_pip)
-    hands = tuple(full.mask(hand) for hand in deal.hands)
+    hands = _hands_if_fits(rules, deal)
+    if hands is None:
+        deal.validate(rules)  # the reference words what is wrong
+        hands = tuple(tile_set(rules.max_pip).mask(hand) for hand in deal.hands)
     return start(rules, deal, hands, first_hand=first_hand)
+
+
+def _hands_if_fits(rules: Ruleset, deal: Deal) -> tuple[int, ...] | None:
+    """Each hand of ``deal`` as a bitset when the deal fits ``rules``, else ``None``: mirrors
+    :func:`gaple.reference.deal.deal_problem` finding nothing (sizes, the starter, every tile
+    of the set exactly once, the designated seat), on the tables."""
+    if len(deal.hands) != rules.players or (deal.starter is None) == rules.has_starter:
+        return None
+    if not 0 <= deal.first_seat < rules.players:
+        return None
+    full = tile_set(rules.max_pip)
+    index = full.index
+    seen = 0
+    hands = []
+    for group in (*deal.hands, deal.set_aside, () if deal.starter is None else (deal.starter,)):
+        mask = 0
+        for tile in group:
+            i = index.get(tile)
+            if i is None or seen >> i & 1:
+                return None
+            mask |= 1 << i
+            seen |= 1 << i
+        hands.append(mask)
+    if seen != (1 << full.size) - 1:
+        return None
+    if any(len(hand) != rules.hand_size for hand in deal.hands):
+        return None
+    return tuple(hands[: rules.players])
 
 
 def start(rules: Ruleset, deal: Deal, hands: tuple[int, ...], *, first_hand: bool) -> State:
