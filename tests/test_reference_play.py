@@ -34,6 +34,8 @@ from hypothesis import strategies as st
 
 from checks import every_move
 from gaple.deal import Deal, InvalidDeal, shuffle_deal
+from gaple.engine.play import playable_count
+from gaple.presets import PRESETS
 from gaple.reference import deal as reference_deal
 from gaple.reference import ending, equipment, line, opening, turn
 from gaple.reference import match as reference_match
@@ -42,6 +44,7 @@ from gaple.reference.ending import blocker
 from gaple.registry import RULES
 from gaple.result import position_of
 from gaple.rules import BlockedAction, LeadRule, Ruleset
+from gaple.simulate import random_hand
 from gaple.state import ERROR_CODES, Discard, End, IllegalMove, Lead, Move, Place, State
 from gaple.state import apply as engine_apply
 from gaple.state import legal_moves as engine_legal_moves
@@ -458,3 +461,18 @@ def test_the_reference_reads_tiles_not_bitsets(module: ModuleType) -> None:
 
 def test_refusal_codes_are_the_engine_s_error_codes() -> None:
     assert sorted(get_args(turn.Code)) == sorted(ERROR_CODES)
+
+
+@pytest.mark.parametrize("name", ["pagat-4x7", "suwiki-partnership", "pagat-5x5"])
+def test_the_engine_counts_the_playable_tiles_as_the_reference_lists_them(name: str) -> None:
+    # The fuzzer steers toward blocked hands by this count; the reference's playable tiles,
+    # over every hand, at every state of some random hands once the line has begun.
+    rules = PRESETS[name].rules
+    for seed in range(20):
+        final = random_hand(rules, seed)
+        state = engine_new_hand(rules, final.deal)
+        for action in final.history:
+            if state.line:
+                held = [tile for seat in range(rules.players) for tile in state.hand(seat)]
+                assert playable_count(state) == len(line.playable(held, line.line_ends(state.line)))
+            state = engine_apply(state, action.move, action.seat)

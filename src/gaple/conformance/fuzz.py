@@ -41,10 +41,10 @@ from gaple.conformance.cases import ENGINE, Step, build_case
 from gaple.conformance.engines import Engine, EngineError, kill_all
 from gaple.conformance.runner import CaseOutcome, EngineInfo, hello, run_case
 from gaple.deal import Deal, deal_in_order
+from gaple.engine.play import playable_count
 from gaple.io import rules_to_json
 from gaple.position import Position, position_of
 from gaple.presets import PRESETS, find_preset
-from gaple.reference.line import playable
 from gaple.reference.opening import banned
 from gaple.reference.partnership import PartnershipScore
 from gaple.reference.scoring import reckon
@@ -321,8 +321,7 @@ def _followers(state: State) -> int:
     """How many tiles in hand fit an open end: the fewer, the nearer the hand is to blocking."""
     if state.ends is None or state.ending is not None:
         return -1 if state.ending is Ending.BLOCKED else 0
-    held = [tile for seat in range(state.rules.players) for tile in state.hand(seat)]
-    return len(playable(held, state.ends))
+    return playable_count(state)
 
 
 def _ranked(state: State, policy: str) -> list[Move]:

@@ -43,6 +43,7 @@ __all__ = [
     "legal_moves",
     "moves_on",
     "new_hand",
+    "playable_count",
     "replay",
     "run",
     "start",
@@ -225,6 +226,15 @@ def _anyone_can_place(full: TileSet, hands: tuple[int, ...], left: int, right: i
     :func:`gaple.reference.ending.blocks`."""
     # The hands are disjoint, so their sum is their union.
     return bool(sum(hands) & (full.suit[left] | full.suit[right]))
+
+
+def playable_count(state: State) -> int:
+    """How many tiles, in all hands together, fit an open end of a begun line: the length of
+    :func:`gaple.reference.line.playable` over every hand, on the tables."""
+    assert state.line, "the line has begun"
+    suit = tables(state.rules.max_pip).tiles.suit
+    # The hands are disjoint, so their sum is their union.
+    return (sum(state.hand_masks) & (suit[state.line[0][0]] | suit[state.line[-1][1]])).bit_count()
 
 
 def to_act(state: State) -> int | None:
