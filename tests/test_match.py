@@ -15,7 +15,6 @@ from gaple.match import (
     MatchError,
     MatchState,
     MatchTooLong,
-    _match_winner,
     format_match,
     next_deal,
     play_match,
@@ -24,6 +23,7 @@ from gaple.match import (
     start_next_hand,
 )
 from gaple.presets import PRESETS, ruleset
+from gaple.reference.match import match_winner
 from gaple.result import HandResult
 from gaple.rules import Ruleset, Settlement
 from gaple.simulate import play_out, random_hand
@@ -276,8 +276,8 @@ def test_format_match_of_a_partnership_match_names_teams_and_replays() -> None:
 
 def test_reaching_the_target_exactly_wins_the_match() -> None:
     # match.target: "first reaches the target (at least the target)": 100 of 100 wins.
-    assert _match_winner(BLOCK100, (100, 0, 0, 0), 1, 0) == 0
-    assert _match_winner(BLOCK100, (99, 0, 0, 0), 1, 0) is None
+    assert match_winner(BLOCK100, (100, 0, 0, 0), 1, 0) == 0
+    assert match_winner(BLOCK100, (99, 0, 0, 0), 1, 0) is None
 
 
 def test_the_hand_cap_stops_after_exactly_that_many_deals() -> None:

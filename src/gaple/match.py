@@ -27,8 +27,9 @@ import attrs
 from attrs import frozen
 
 from gaple.deal import Deal, SplitMix64, shuffle_deal
+from gaple.reference.match import match_winner, next_hand
 from gaple.result import HandResult, format_result, hand_result
-from gaple.rules import Ruleset, Settlement
+from gaple.rules import Ruleset
 from gaple.simulate import play_out
 from gaple.state import State, new_hand
 
@@ -141,49 +142,25 @@ def record_hand(match: MatchState, state: State) -> MatchState:
         msg = "the hand has not ended, so it cannot be recorded"
         raise MatchError(msg)
     result = hand_result(state)
+    upcoming = next_hand(state.deal.first_seat, result.winner, first_hand=match.first_hand)
     if result.replay:
         return attrs.evolve(
-            match,
-            results=(*match.results, result),
-            next_first_seat=state.deal.first_seat,
+            match, results=(*match.results, result), next_first_seat=upcoming.first_seat
         )
     assert result.winner is not None  # only a replayed hand has no winner
     totals = tuple(t + p for t, p in zip(match.totals, result.points, strict=True))
     played = match.hands_played + 1
-    winner = _match_winner(match.rules, totals, played, match.rules.team_of(result.winner))
+    winner = match_winner(match.rules, totals, played, match.rules.team_of(result.winner))
     return MatchState(
         rules=match.rules,
         results=(*match.results, result),
         totals=totals,
         hands_played=played,
-        next_first_seat=result.winner,
-        first_hand=False,
+        next_first_seat=upcoming.first_seat,
+        first_hand=upcoming.first_hand,
         finished=winner is not None,
         winner=winner,
     )
-
-
-def _match_winner(
-    rules: Ruleset, totals: tuple[int, ...], played: int, hand_winner: int
-) -> int | None:
-    """The side that has won the match after ``played`` hands, or ``None`` to play on
-    (rules ``match.target``, ``match.rounds``, ``match.single-hand``)."""
-    if rules.target is not None:
-        best = max(totals)
-        leaders = [side for side, total in enumerate(totals) if total == best]
-        # Only one side gains per hand under difference and partnership points, so two sides
-        # cannot reach the target together; a shared lead would play on.
-        if best >= rules.target and len(leaders) == 1:
-            return leaders[0]
-        return None
-    if rules.settlement is Settlement.CUMULATIVE:
-        assert rules.match_hands is not None  # the ruleset requires it
-        low = min(totals)
-        lowest = [side for side, total in enumerate(totals) if total == low]
-        if played >= rules.match_hands and len(lowest) == 1:
-            return lowest[0]
-        return None
-    return hand_winner
 
 
 def play_match(
