@@ -166,7 +166,7 @@ def start(rules: Ruleset, deal: Deal, hands: tuple[int, ...], *, first_hand: boo
         line = ((deal.starter.low, deal.starter.high),)
         line_mask = 1 << full.index[deal.starter]
         opener = deal.first_seat
-        stuck = not _anyone_can_place(full, hands, line[0][0], line[-1][1])
+        stuck = not _playable(full, hands, line[0][0], line[-1][1])
         return State(
             rules=rules,
             deal=deal,
@@ -221,20 +221,19 @@ def lead_mask(rules: Ruleset, *, first_hand: bool) -> int:
     return mask
 
 
-def _anyone_can_place(full: TileSet, hands: tuple[int, ...], left: int, right: int) -> bool:
-    """Whether a tile in some hand shows ``left`` or ``right``: the negation of
-    :func:`gaple.reference.ending.blocks`."""
+def _playable(full: TileSet, hands: tuple[int, ...], left: int, right: int) -> int:
+    """The tiles of all ``hands`` that show ``left`` or ``right``, as a bitset: those
+    :func:`gaple.reference.line.playable` lists, every hand together (none: the hand is
+    blocked, :func:`gaple.reference.ending.blocks`). :func:`run` inlines it."""
     # The hands are disjoint, so their sum is their union.
-    return bool(sum(hands) & (full.suit[left] | full.suit[right]))
+    return sum(hands) & (full.suit[left] | full.suit[right])
 
 
 def playable_count(state: State) -> int:
-    """How many tiles, in all hands together, fit an open end of a begun line: the length of
-    :func:`gaple.reference.line.playable` over every hand, on the tables."""
+    """How many tiles, in all hands together, fit an open end of a begun line."""
     assert state.line, "the line has begun"
-    suit = tables(state.rules.max_pip).tiles.suit
-    # The hands are disjoint, so their sum is their union.
-    return (sum(state.hand_masks) & (suit[state.line[0][0]] | suit[state.line[-1][1]])).bit_count()
+    full = tables(state.rules.max_pip).tiles
+    return _playable(full, state.hand_masks, state.line[0][0], state.line[-1][1]).bit_count()
 
 
 def to_act(state: State) -> int | None:
