@@ -457,7 +457,7 @@ def situations(start: State, final: State, steps: Sequence[Step]) -> set[str]:
         return found
     if partnership.challenge is not None:
         challenge = partnership.challenge
-        if challenge.blocker_count == challenge.rival_count:
+        if challenge.tie is not None:  # the reference applied a tie option
             found.add("challenge tied")
         else:
             found.add("challenge won" if challenge.blocker_won else "challenge lost")

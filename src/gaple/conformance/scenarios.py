@@ -420,7 +420,7 @@ def _challenge(outcome: str, pair: int) -> Criterion:
         stakes = {sum(counts), own, sum(counts) - own}
         if len(stakes) < 3 or 0 in stakes:
             return False
-        tied = challenge.blocker_count == challenge.rival_count
+        tied = challenge.tie is not None  # the reference applied a tie option
         return {
             "win": challenge.blocker_won,
             "loss": not tied and not challenge.blocker_won,
