@@ -424,11 +424,14 @@ def _problems(rules: Ruleset) -> list[str]:
             f"not in the double-{rules.max_pip} set"
         )
     if dealt == size:
+        from gaple.reference.opening import leadable  # noqa: PLC0415 (it imports this module)
+
+        leads = (("first_lead", rules.first_lead, True), ("later_lead", rules.later_lead, False))
         problems.extend(
             f"{name} = {lead.value} leaves no tile to lead once {_names(rules.forbidden_leads)} "
             "may not be led"
-            for name, lead in (("first_lead", rules.first_lead), ("later_lead", rules.later_lead))
-            if not lead_tiles(lead, rules.max_pip) - rules.forbidden_leads
+            for name, lead, first_hand in leads
+            if not leadable(rules, first_hand=first_hand)
         )
     team_settlement = rules.settlement is Settlement.PARTNERSHIP
     if team_settlement and not rules.partnership:
