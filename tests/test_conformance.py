@@ -625,4 +625,6 @@ def test_a_held_double_kept_alive_only_by_discards_is_caught(
     summary = run_suite(cases, lambda: ReferenceEngine(rules=REFERENCE))
     failed = {o.case for o in summary.outcomes if o.status == "failed"}
     assert failed == {"cover-alive-discarded", "cover-alive-blank-discarded"}
+    # Both hands went out, so the wrong points are the out-hand's score (partner.out), where a
+    # dead double's value is added.
     assert _failed_rules(summary) == {"partner.out"}
