@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import doctest
 import hashlib
+import json
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -14,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from gaple.cli import main
+from gaple.conformance import shipped
 from gaple.conformance.vectors import build, vector_set
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,3 +134,46 @@ def test_a_missing_extra_is_named_in_one_line(
     error = capsys.readouterr().err
     assert error.endswith("pip install 'gaple[conformance]'\n")
     assert len(error.splitlines()) == 1
+
+
+def test_the_example_engine_command_serves_the_example_adapter() -> None:
+    requests = '{"type": "hello", "protocol": 1}\n{"type": "bye"}\n'
+    served = subprocess.run(
+        [sys.executable, "-m", "gaple", "conformance", "example-engine"],
+        input=requests,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    # The example adapter's own hello (examples/engine/adapter.py: NAME, the four levels it
+    # declares, batch), then its bye, and it exits 0 after bye.
+    hello, bye = (json.loads(line) for line in served.stdout.splitlines())
+    assert (hello["name"], hello["levels"]) == (
+        "example-engine",
+        ["line", "turns", "count", "points"],
+    )
+    assert bye == {"type": "bye"}
+    assert served.returncode == 0, served.stderr
+
+
+def test_the_example_engine_command_conforms(capsys: pytest.CaptureFixture[str]) -> None:
+    impl = shlex.join([sys.executable, "-m", "gaple", "conformance", "example-engine"])
+    assert main(["conformance", "run", "--impl", impl, "--variant", "domino4d"]) == 0
+    assert "engine example-engine 1.0" in capsys.readouterr().out
+
+
+def test_a_folder_the_wheel_carries_is_read_from_the_package_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A checkout: <root>/src/gaple is the package, <root>/examples/engine the source.
+    package = tmp_path / "src" / "gaple"
+    (tmp_path / "examples" / "engine").mkdir(parents=True)
+    package.mkdir(parents=True)
+    monkeypatch.setattr(shipped, "PACKAGE", package)
+    # Without the wheel's copy the checkout's folder is read; with it, the package's.
+    assert shipped.shipped_folder("example_engine", "examples/engine") == (
+        tmp_path / "examples" / "engine"
+    )
+    (package / "example_engine").mkdir()
+    assert shipped.shipped_folder("example_engine", "examples/engine") == package / "example_engine"

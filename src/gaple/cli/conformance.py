@@ -5,7 +5,8 @@ engine, or serve gaple as one.
 0 when everything checked passed, 1 when a case failed or errored, 3 when nothing was checked
 (every case skipped), 130 or 143 when SIGINT or SIGTERM stopped it (the report and JUnit file
 are complete either way, and no engine process is left); ``fuzz`` searches for a
-disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter.
+disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter,
+``example-engine`` the bundled example engine's (``examples/engine/``).
 ``summary`` shows saved reports side by side (and as an HTML page), ``merge`` joins the
 reports of the shards of one run, of one fuzzing run, or the JSON reports of the shards of
 ``gaple check``; both exit 2 on a file that is not a complete report.
@@ -39,6 +40,7 @@ from gaple.conformance.engines import (
     serve,
 )
 from gaple.conformance.escape import printable
+from gaple.conformance.example_engine import serve_example_engine
 from gaple.conformance.merging import merge_shards, overall, read_shard
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, run_suite
@@ -162,6 +164,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "adapter", help="serve gaple itself as a protocol v1 adapter on stdin/stdout"
     )
     adapter.set_defaults(run=lambda _args: serve(sys.stdin, sys.stdout))
+
+    example = inner.add_parser(
+        "example-engine",
+        help="serve the bundled example engine (examples/engine/, independent of gaple) as a "
+        "protocol v1 adapter on stdin/stdout",
+    )
+    example.set_defaults(run=lambda _args: serve_example_engine())
 
 
 def _docs_argument(parser: argparse.ArgumentParser) -> None:
