@@ -177,3 +177,17 @@ def test_a_folder_the_wheel_carries_is_read_from_the_package_first(
     )
     (package / "example_engine").mkdir()
     assert shipped.shipped_folder("example_engine", "examples/engine") == package / "example_engine"
+
+
+def test_a_missing_example_engine_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An install that has neither the wheel's copy nor a checkout beside it: the folder found
+    # holds no adapter.py.
+    monkeypatch.setattr("gaple.cli.conformance.example_engine_folder", lambda: tmp_path)
+    assert main(["conformance", "example-engine"]) == 2
+    error = capsys.readouterr().err
+    assert error == (
+        "gaple conformance: error: the example engine is not installed: no adapter.py in "
+        f"{tmp_path}\n"
+    )

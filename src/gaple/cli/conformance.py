@@ -40,7 +40,7 @@ from gaple.conformance.engines import (
     serve,
 )
 from gaple.conformance.escape import printable
-from gaple.conformance.example_engine import serve_example_engine
+from gaple.conformance.example_engine import example_engine_folder, serve_example_engine
 from gaple.conformance.merging import merge_shards, overall, read_shard
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, run_suite
@@ -170,7 +170,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="serve the bundled example engine (examples/engine/, independent of gaple) as a "
         "protocol v1 adapter on stdin/stdout",
     )
-    example.set_defaults(run=lambda _args: serve_example_engine())
+    example.set_defaults(run=_example_engine)
+
+
+def _example_engine(_args: argparse.Namespace) -> int:
+    folder = example_engine_folder()
+    if not (folder / "adapter.py").is_file():
+        # An install without the wheel's copy and away from a checkout: say so, not a traceback.
+        raise UsageError(f"the example engine is not installed: no adapter.py in {folder}")
+    return serve_example_engine(folder)
 
 
 def _docs_argument(parser: argparse.ArgumentParser) -> None:

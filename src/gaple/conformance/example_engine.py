@@ -24,11 +24,10 @@ def example_engine_folder() -> Path:
     return shipped_folder("example_engine", "examples/engine")
 
 
-def serve_example_engine() -> int:
-    """Run the example adapter as ``python examples/engine/adapter.py`` would: its folder first
-    on the import path (it imports ``gaple_engine`` beside it), answering until ``bye`` or the
-    end of stdin."""
-    folder = example_engine_folder()
+def serve_example_engine(folder: Path) -> int:
+    """Run the example adapter in ``folder`` as ``python examples/engine/adapter.py`` would:
+    its folder first on the import path (it imports ``gaple_engine`` beside it), answering
+    until ``bye`` or the end of stdin."""
     sys.path.insert(0, str(folder))
     runpy.run_path(str(folder / "adapter.py"), run_name="__main__")
     return 0
