@@ -54,6 +54,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "play",
         help="play one hand with seeded random legal moves and narrate it for a newcomer",
+        description=(
+            "Play one hand with seeded random legal moves and narrate it for a newcomer. The "
+            "narration fits COLUMNS when it is set, else the terminal (80 columns when piped); "
+            f"below {MIN_WIDTH} columns it is written {MIN_WIDTH} wide."
+        ),
     )
     add_variant(parser)
     parser.add_argument("--seed", type=int, default=1, help="seed of the deal and the moves")
