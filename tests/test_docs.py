@@ -263,9 +263,32 @@ def test_the_front_page_opens_with_words_and_gaple_in_five_minutes() -> None:
     assert first == "rules/index"
 
 
+def _shown_code(page: str) -> list[str]:
+    """The lines of Python a reader of ``page`` sees: examples not in a hidden doctest."""
+    shown, hidden = [], False
+    for line in page.splitlines():
+        if line.startswith(".. "):
+            hidden = False
+        if line.strip() == ":hide:":
+            hidden = True
+        if line.lstrip().startswith((">>>", "...")) and not hidden:
+            shown.append(line)
+    return shown
+
+
+def test_gaple_in_five_minutes_shows_players_no_python() -> None:
+    # The page is for players: its examples are doctests with :hide:, run by `make docs` and
+    # feeding the pictures (the diagrams draw the states they build) but not shown.
+    page = (DOCS / "five-minutes.rst").read_text(encoding="utf-8")
+    assert page.count(".. doctest::") == page.count(".. doctest::\n   :hide:") > 0
+    assert _shown_code(page) == []
+    # The check can fail: a shown doctest, as the page had them.
+    assert _shown_code(".. doctest::\n\n   >>> dealt.opener\n   2\n") == ["   >>> dealt.opener"]
+
+
 def test_gaple_in_five_minutes_draws_the_hand_and_links_every_rules_page() -> None:
     page = (DOCS / "five-minutes.rst").read_text(encoding="utf-8")
-    # The equipment, the deal, after three turns, after ten, the end of the hand.
-    assert page.count(".. diagram::") == 5
+    # The equipment, the deal, after three turns, after ten, the end of the hand, a blocked hand.
+    assert page.count(".. diagram::") == 6
     rule_pages = {path.stem for path in (DOCS / "rules").glob("*.rst")} - {"index"}
     assert {name for name in rule_pages if f":doc:`rules/{name}`" not in page} == set()

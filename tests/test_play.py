@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -295,3 +296,14 @@ def test_the_header_names_the_variant_and_what_was_changed(
     assert lines[0].startswith("Variant pagat-4x7: ")
     assert "Changed from the variant: blocked_action=pass." in lines
     assert "discard " not in out  # under the pass option nobody discards
+
+
+def test_every_word_the_narration_explains_is_in_the_docs_glossary() -> None:
+    # The glossary's first list holds the words of the game as the pages and the narration use
+    # them; "elided" is about the screen, and "pass" is listed with the sources' words for it.
+    glossary = (Path(__file__).resolve().parent.parent / "docs" / "glossary.rst").read_text(
+        encoding="utf-8"
+    )
+    terms = set(re.findall(r"^   (\w[\w ]*)$", glossary, re.MULTILINE))
+    assert set(TERMS) - {"elided"} <= terms
+    assert {"low half", "end"} <= terms

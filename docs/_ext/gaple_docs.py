@@ -505,14 +505,23 @@ def _namespace(directive: SphinxDirective) -> dict[str, Any]:
     """The page's Python namespace, after running every doctest above ``directive``.
 
     The doctests, worked examples and diagrams of a page share it, in page order, so a
-    picture can show the state that the doctest above it built.
+    picture can show the state that the doctest above it built. A doctest with ``:hide:`` (a
+    comment node, kept out of the page) counts too: a page for players draws from it.
     """
     namespace = cast("dict[str, Any]", directive.env.temp_data.setdefault(_NAMESPACE_KEY, {}))
-    for node in directive.state.document.findall(nodes.literal_block):
-        if node.get("testnodetype") == "doctest" and not node.get("gaple_ran"):
+    for node in directive.state.document.findall(_doctest_block):
+        if not node.get("gaple_ran"):
             _run_doctest(node.astext(), namespace)
             node["gaple_ran"] = True
     return namespace
+
+
+def _doctest_block(node: nodes.Node) -> bool:
+    """Whether ``node`` holds a doctest, shown (a literal block) or hidden (a comment)."""
+    return (
+        isinstance(node, nodes.literal_block | nodes.comment)
+        and node.get("testnodetype") == "doctest"
+    )
 
 
 def _evaluate(code: str, namespace: dict[str, Any]) -> Any:
