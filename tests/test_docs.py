@@ -263,6 +263,34 @@ def test_the_front_page_opens_with_words_and_gaple_in_five_minutes() -> None:
     assert first == "rules/index"
 
 
+def _headings(page: str) -> list[str]:
+    """The section titles of an reST page, in order: each line underlined with = or -."""
+    lines = page.splitlines()
+    return [
+        title
+        for title, under in zip(lines, lines[1:], strict=False)
+        if title.strip() and len(under) >= len(title) and set(under) in ({"="}, {"-"})
+    ]
+
+
+def test_the_implementers_guide_starts_with_writing_an_adapter() -> None:
+    # The guide's first page is "Checking an engine", listed before any of the Python API, and
+    # its steps are sections (which the sidebar lists), not rubrics (which it does not), the
+    # adapter first.
+    index = (DOCS / "guide" / "index.rst").read_text(encoding="utf-8")
+    before, first = _front_matter(index)
+    assert first == "conformance"
+    assert _headings(before) == ["Implementer's guide"]
+    page = (DOCS / "guide" / "conformance.rst").read_text(encoding="utf-8")
+    assert ".. rubric::" not in page
+    assert _headings(page)[:4] == [
+        "Checking an engine",
+        "Write an adapter",
+        "Run the suite",
+        "Read a failure",
+    ]
+
+
 def _shown_code(page: str) -> list[str]:
     """The lines of Python a reader of ``page`` sees: examples not in a hidden doctest."""
     shown, hidden = [], False
