@@ -8,6 +8,7 @@ builds them again with warnings as errors, which also catches broken cross-refer
 from __future__ import annotations
 
 import importlib
+import itertools
 import pkgutil
 import posixpath
 import sys
@@ -268,7 +269,7 @@ def _headings(page: str) -> list[str]:
     lines = page.splitlines()
     return [
         title
-        for title, under in zip(lines, lines[1:], strict=False)
+        for title, under in itertools.pairwise(lines)
         if title.strip() and len(under) >= len(title) and set(under) in ({"="}, {"-"})
     ]
 
