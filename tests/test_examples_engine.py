@@ -703,7 +703,7 @@ def test_bug_rank_ignores_low_end() -> None:
     adapter = bug("rank-ignores-low-end")
     start(adapter, LOW_END_RULES, LOW_END_DEAL)
     result = adapter.ask({"type": "result"})
-    # Both count 4 and both lowest tiles have 4 pips; 1-3's low end 1 beats 2-2's 2, so the
+    # Both count 4 and both lowest tiles have 4 pips; 1-3's low half 1 beats 2-2's 2, so the
     # winner is seat 1. The bug stops at the pips and the lower seat, 0, wins.
     assert (result["counts"], result["winner"]) == ([4, 4], 0)
     adapter.close()

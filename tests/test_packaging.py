@@ -18,6 +18,7 @@ import pytest
 from gaple.cli import main
 from gaple.conformance import shipped
 from gaple.conformance.vectors import build, vector_set
+from gaple.sources import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
@@ -101,6 +102,26 @@ def test_the_package_index_readme_starts_with_pip_install_and_its_example_runs()
     for body in examples:
         test = doctest.DocTestParser().get_doctest(body, {}, "README.pypi.md", None, 0)
         assert doctest.DocTestRunner().run(test).failed == 0
+
+
+def test_the_package_index_readme_names_every_dependency_of_the_core() -> None:
+    # pyproject lists attrs and, on CPython, orjson; a README saying "the only dependency is
+    # attrs" would be wrong about the wheel's Requires-Dist.
+    text = (ROOT / "README.pypi.md").read_text(encoding="utf-8")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = [re.split(r"[<>=!~;\s\[]", spec, maxsplit=1)[0] for spec in project["dependencies"]]
+    assert names == ["attrs", "orjson"]
+    assert [name for name in names if f"`{name}`" not in text] == []
+    assert "only dependency" not in text
+
+
+def test_the_project_urls_are_addresses_the_repository_itself_names() -> None:
+    # No public home of the project is recorded anywhere in the repository, so the metadata
+    # names only an address it cites already: the rules source pagat.com (gaple.sources).
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
+    cited = {source.url for source in SOURCES.values() if source.url}
+    assert urls == {"Rules source (pagat.com)": "http://www.pagat.com/tile/wdom/gaple.html"}
+    assert set(urls.values()) <= cited
 
 
 def test_the_readme_of_the_package_is_the_package_index_one() -> None:

@@ -167,3 +167,32 @@ def test_a_long_line_continues_on_the_next_row_in_order() -> None:
     assert rows[10] > rows[0]
     assert [g.get("data-tile") for g in _dominoes(svg)][:3] == ["0-1", "1-2", "2-3"]
     assert "open ends 0 (left) and 0 (right)" in _title(svg)
+
+
+def _end_labels(svg: str) -> list[ET.Element]:
+    return [t for t in _parse(svg).iter(f"{SVG}text") if t.get("class") == "end"]
+
+
+def test_each_end_label_sits_by_its_tile_when_the_line_wraps() -> None:
+    # Eleven non-doubles 0-1 1-2 ... 3-4 (ends 0 and 4): ten fill the first row (10 x 72 = 720
+    # units), the eleventh lies alone at the start of the second, from x = 4 to 72. Under the
+    # last row at the picture's right edge (x = 720) the right end's label would sit ten tiles
+    # away from 3-4: it ends under that tile instead, at max(72, 4 + 100) = 104, the room the
+    # label needs. The left end's tile is the first of the first row, so its label goes above
+    # that row rather than under the last one.
+    svg = line_svg([(i % 7, (i + 1) % 7) for i in range(11)])
+    left, right = _end_labels(svg)
+    assert (left.text, right.text) == ("◀ left end 0", "right end 4 ▶")
+    tops = [float(rect.get("y", "0")) for g in _dominoes(svg) for rect in g.iter(f"{SVG}rect")]
+    assert float(left.get("y", "0")) < tops[0]
+    assert float(right.get("y", "0")) > tops[-1] + HALF
+    assert float(right.get("x", "0")) == 104
+    assert right.get("text-anchor") == "end"
+
+
+def test_a_line_in_one_row_keeps_both_labels_under_it() -> None:
+    # Two tiles, 144 units, in the 260-unit minimum width: both labels under the row, the right
+    # one at the right edge, 260 - 4 = 256.
+    left, right = _end_labels(line_svg([(6, 5), (5, 2)]))
+    assert left.get("y") == right.get("y")
+    assert float(right.get("x", "0")) == 256

@@ -32,7 +32,10 @@ GAP = 4
 """Space between neighbouring tiles."""
 LABEL = 18
 """Height of one line of text."""
+_END_LABEL = 100.0
+"""Room one end label takes at the pictures' 13 px font ("right end 6 ▶")."""
 _MIN_WIDTH = 260.0
+"""The narrowest line picture: room for both end labels side by side under a short line."""
 LINE_WIDTH = 10 * (2 * HALF + GAP)
 """Width of one row of the line: ten tiles lying lengthwise."""
 
@@ -142,35 +145,62 @@ def tile_svg(tile: Tile) -> str:
     return _document(2 * HALF + 2 * pad, HALF + 2 * pad, f"Tile {tile}", body)
 
 
+def _rows(line: Sequence[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The line cut into rows of at most :data:`LINE_WIDTH`, as a long line turns at the edge
+    of the table."""
+    rows: list[list[tuple[int, int]]] = [[]]
+    used = 0
+    for left, right in line:
+        size = (HALF if left == right else 2 * HALF) + GAP
+        if rows[-1] and used + size - GAP > LINE_WIDTH:
+            rows.append([])
+            used = 0
+        rows[-1].append((left, right))
+        used += size
+    return rows
+
+
 def _line_body(line: Sequence[tuple[int, int]], top: float) -> tuple[str, float, float]:
     """The line laid out from x = GAP at height ``top``: (SVG, width used, height used).
 
-    A line longer than :data:`LINE_WIDTH` continues on the next row, as a long line turns at
-    the edge of the table; it is still read left to right, row after row.
+    A line longer than :data:`LINE_WIDTH` continues on the next row; it is still read left to
+    right, row after row. Each end's label sits by its own tile: under the line when it fits
+    in one row, else the left end's above the first row and the right end's under the last
+    tile.
     """
     if not line:
         text = _text(GAP, top + HALF, "Empty table: the opener leads.")
         return text, _MIN_WIDTH, 2 * HALF
+    rows = _rows(line)
+    left_label = f"◀ left end {line[0][0]}"
     parts: list[str] = []
-    row_height = 2 * HALF + GAP
-    x, y, widest = float(GAP), top, 0.0
-    for left, right in line:
-        size = HALF if left == right else 2 * HALF
-        if x + size > GAP + LINE_WIDTH:
-            widest, x, y = max(widest, x), float(GAP), y + row_height
-        if left == right:
-            parts.append(_tile(x, y, left, right, upright=True))
-        else:
-            parts.append(_tile(x, y + HALF / 2, left, right, upright=False))
-        x += size + GAP
-    # A short line still leaves room for both end labels side by side.
-    width = max(widest, x, _MIN_WIDTH)
-    below = y + 2 * HALF + LABEL
-    parts.append(_text(GAP, below, f"◀ left end {line[0][0]}", "end"))
-    right_label = f"right end {line[-1][1]} ▶"
+    y = top
+    if len(rows) > 1:
+        parts.append(_text(GAP, top + LABEL - 4, left_label, "end"))
+        y += LABEL
+    widest = 0.0
+    for row in rows:
+        x = float(GAP)
+        for left, right in row:
+            if left == right:
+                parts.append(_tile(x, y, left, right, upright=True))
+                x += HALF + GAP
+            else:
+                parts.append(_tile(x, y + HALF / 2, left, right, upright=False))
+                x += 2 * HALF + GAP
+        widest = max(widest, x)
+        y += 2 * HALF + GAP
+    below = y - GAP + LABEL
+    # One row: both labels side by side under it, which a short line still leaves room for.
+    width = max(widest, _MIN_WIDTH)
+    if len(rows) == 1:
+        parts.append(_text(GAP, below, left_label, "end"))
+        right_at = width - GAP
+    else:
+        right_at = max(x - GAP, GAP + _END_LABEL)
     parts.append(
-        f'<text class="end" x="{width - GAP:g}" y="{below:g}" text-anchor="end">'
-        f"{escape(right_label)}</text>"
+        f'<text class="end" x="{right_at:g}" y="{below:g}" text-anchor="end">'
+        f"{escape(f'right end {line[-1][1]} ▶')}</text>"
     )
     return "".join(parts), width, below - top + 6
 
