@@ -24,10 +24,13 @@ from gaple.conformance.compare import (
     COUNT_FIELDS,
     LINE_FIELDS,
     POINTS_FIELDS,
+    RESULT_LEVELS,
     TURNS_FIELDS,
     Difference,
     compare_observation,
     compare_result,
+    failure_name,
+    result_level,
 )
 from gaple.conformance.engines import Engine, EngineError, refuse_error
 from gaple.conformance.escape import printable
@@ -104,11 +107,9 @@ class CaseOutcome:
     def describe(self) -> str:
         """One line for the summary."""
         if self.status == "failed" and self.difference is not None:
-            if self.action is not None:
-                where = f"at step {self.step} ({self.action})"
-            else:
-                where = "at the start" if not self.step else "in the result"
-            return f"{self.case}: {where}: {self.difference.describe()}"
+            found = self.difference
+            name = failure_name(self.step, self.seat, self.action, found.field, found.rule)
+            return f"{self.case}: {name}: {found.values()}"
         return f"{self.case}: {self.message}"
 
 
@@ -198,15 +199,16 @@ def run_case(
     if reply.get("type") != "started":
         msg = f"expected 'started' or 'unsupported', got {_show(reply)}"
         raise EngineError(msg)
+    seen = {level for level in compared if level in PLAYING_LEVELS}
     try:
-        _play_case(replies, info, case, compared)
+        _play_case(replies, info, case, compared, seen)
     except _Failed as failure:
         action = failure.action
         return CaseOutcome(
             **base,
             status="failed",
             seconds=time.perf_counter() - began,
-            levels=compared,
+            levels=_in_order(seen),
             rule=failure.difference.rule,
             step=failure.step,
             seat=None if action is None else action["seat"],
@@ -215,8 +217,12 @@ def run_case(
             position=failure.position,
         )
     return CaseOutcome(
-        **base, status="passed", seconds=time.perf_counter() - began, levels=compared
+        **base, status="passed", seconds=time.perf_counter() - began, levels=_in_order(seen)
     )
+
+
+def _in_order(levels: set[str]) -> tuple[str, ...]:
+    return tuple(level for level in LEVELS if level in levels)
 
 
 def _requests(case: Mapping[str, JSON], levels: Sequence[str]) -> list[dict[str, JSON]]:
@@ -341,7 +347,11 @@ def _play_case(
     info: EngineInfo,
     case: Mapping[str, JSON],
     levels: Sequence[str],
+    seen: set[str],
 ) -> None:
+    """Compare every reply of a case with the spec up to the first difference, adding to
+    ``seen`` each level a comparison was made at (a result compared only up to the level of
+    its first difference)."""
     expected = case["initial"]
     _observe(replies, case, expected, levels, step=0, action=None)
     for number, step in enumerate(case["steps"], start=1):
@@ -365,9 +375,11 @@ def _play_case(
             if info.error_codes and level in levels and reply.get("code") != error["code"]:
                 difference = Difference("code", error["rule"], error["code"], reply.get("code"))
                 raise _Failed(difference, number, action, _spec_at(case, number - 1))
-            if "rules" in levels and level in levels and reply.get("rule") != error["rule"]:
-                difference = Difference("rule", error["rule"], error["rule"], reply.get("rule"))
-                raise _Failed(difference, number, action, _spec_at(case, number - 1))
+            if "rules" in levels and level in levels:
+                seen.add("rules")
+                if reply.get("rule") != error["rule"]:
+                    difference = Difference("rule", error["rule"], error["rule"], reply.get("rule"))
+                    raise _Failed(difference, number, action, _spec_at(case, number - 1))
         else:
             if verdict == "rejected":
                 shown = f"rejected ({reply.get('code')}: {reply.get('message', '')})"
@@ -382,12 +394,18 @@ def _play_case(
         if claimed.get("type") != "result":
             msg = f"expected a 'result' reply, got {_show(claimed)}"
             raise EngineError(msg)
+        reckoned = [level for level in RESULT_LEVELS if level in levels]
         if _same_result(result, claimed, levels):
+            seen.update(reckoned)
             return
         spec = _spec_at(case, len(case["steps"]))
         mismatch = compare_result(result, claimed, spec, levels)
-        if mismatch is not None:
-            raise _Failed(mismatch, len(case["steps"]), None, spec)
+        if mismatch is None:
+            seen.update(reckoned)
+            return
+        # compare_result stops at the first difference: the levels after it were not compared.
+        seen.update(reckoned[: reckoned.index(result_level(mismatch.field)) + 1])
+        raise _Failed(mismatch, len(case["steps"]), None, spec)
 
 
 def _same_result(
