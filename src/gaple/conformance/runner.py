@@ -103,13 +103,17 @@ class CaseOutcome:
 
     def describe(self) -> str:
         """One line for the summary."""
+        return f"{self.case}: {self.detail()}"
+
+    def detail(self) -> str:
+        """What happened, where the case is already named (a pytest item's message)."""
         if self.status == "failed" and self.difference is not None:
             if self.action is not None:
                 where = f"at step {self.step} ({self.action})"
             else:
                 where = "at the start" if not self.step else "in the result"
-            return f"{self.case}: {where}: {self.difference.describe()}"
-        return f"{self.case}: {self.message}"
+            return f"{where}: {self.difference.describe()}"
+        return self.message
 
 
 def ask(engine: Engine, message: dict[str, JSON]) -> dict[str, JSON]:
