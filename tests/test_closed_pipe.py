@@ -12,7 +12,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import pytest
 
@@ -64,10 +64,15 @@ def closed_pipe(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
         stream.close()
 
 
-def diverging_transcript() -> dict[str, object]:
+def conforming_transcript() -> dict[str, Any]:
+    """A domino4d hand played by gaple: it conforms."""
+    return state_to_json(random_hand(ruleset("domino4d"), seed=5))
+
+
+def diverging_transcript() -> dict[str, Any]:
     """A domino4d hand claimed blocked after two actions: the hand goes on, so it diverges
     (end.blocked, as tests/test_check.py shows)."""
-    transcript = state_to_json(random_hand(ruleset("domino4d"), seed=5))
+    transcript = conforming_transcript()
     transcript["actions"] = transcript["actions"][:2]
     for key in ("to_act", "line", "ends", "hands", "discards"):
         del transcript[key]
@@ -109,9 +114,8 @@ def test_run_of_a_failing_engine_exits_1_with_its_report_and_junit(
 
 
 def test_check_of_a_diverging_log_exits_1(closed_pipe: Gaple, tmp_path: Path) -> None:
-    conforming = state_to_json(random_hand(ruleset("domino4d"), seed=5))
     log = tmp_path / "log.jsonl"
-    log.write_text(f"{json.dumps(conforming)}\n{json.dumps(diverging_transcript())}\n")
+    log.write_text(f"{json.dumps(conforming_transcript())}\n{json.dumps(diverging_transcript())}\n")
     assert closed_pipe("check", log) == 1
     assert closed_pipe("check", log, "--format", "json") == 1
 
@@ -122,7 +126,7 @@ def test_check_exits_1_when_the_diverging_file_comes_after_one_already_printed(
     # The first file's line is printed (and flushed) before the second is checked: the pipe
     # breaks there, before the verdict is known, and the check must still reach it.
     first, second = tmp_path / "a.json", tmp_path / "b.jsonl"
-    first.write_text(json.dumps(state_to_json(random_hand(ruleset("domino4d"), seed=5))))
+    first.write_text(json.dumps(conforming_transcript()))
     second.write_text(json.dumps(diverging_transcript()) + "\n")
     assert closed_pipe("check", first, second, "--jobs", "1") == 1
 
@@ -190,7 +194,7 @@ def test_a_command_without_verdict_exits_0(closed_pipe: Gaple, argv: list[str]) 
 
 def test_score_exits_0(closed_pipe: Gaple, tmp_path: Path) -> None:
     transcript = tmp_path / "hand.json"
-    transcript.write_text(json.dumps(state_to_json(random_hand(ruleset("domino4d"), seed=5))))
+    transcript.write_text(json.dumps(conforming_transcript()))
     assert closed_pipe("score", transcript) == 0
 
 
