@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import NoReturn, cast
 
 from gaple.cli.common import UsageError
+from gaple.cli.pipe import reader_may_leave
 from gaple.conformance.escape import printable
 
 __all__ = ["UsageError", "main"]
@@ -64,7 +65,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status, also when the reader of standard
+    output has left early (``gaple check log.jsonl | head -1`` fails for a failing log)."""
+    with reader_may_leave():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
     args = parser.parse_args(words)
@@ -74,6 +81,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Escaped, so a name or key read from a document cannot break the line or the encoder.
         print(f"gaple {args.command}: error: {printable(str(error))}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        return 0
     return status

@@ -433,13 +433,16 @@ def _read_reports(paths: list[Path]) -> list[Report]:
 
 def _summary(args: argparse.Namespace) -> int:
     reports = _read_reports(args.reports)
-    print(matrix_text(reports))
+    # The page is written before anything is printed, so a reader that stops early
+    # (| head -1) cannot leave it unwritten.
     if args.html is not None:
         try:
             page = matrix_html(reports, docs=_docs(args))
         except BadReport as error:
             raise UsageError(str(error)) from None
         _write("--html", args.html, page)
+    print(matrix_text(reports))
+    if args.html is not None:
         print(f"HTML report written to {args.html}")
     return 0
 
@@ -597,7 +600,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         msg = f"the engine declined every hand drawn ({error})"
         raise UsageError(msg) from None
     label = args.variant + "".join(f" {k}={json.dumps(v)}" for k, v in fixed.items())
-    print(report.table())
+    # The files first, then the output, so a reader that stops early cannot leave one unwritten.
     if args.report is not None:
         # What the shards of one run share, so that a merge can refuse shards of two runs.
         run = {
@@ -612,6 +615,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         _write_fuzz_report(args.report, {**run, **report.to_json()}, shard)
     found = report.finding
     if found is None:
+        print(report.table())
         print(
             f"no disagreement in {report.played} hands of {label} "
             f"(seed {args.seed}, {report.seconds:.1f} s)"
@@ -622,6 +626,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{found.case['id']}.json"
     path.write_text(dumps(found.case), encoding="utf-8")
+    print(report.table())
     print(
         f"first disagreement after {report.found_after:.1f} s and {report.played + 1} hands; "
         f"shrunk by {report.seconds:.1f} s"

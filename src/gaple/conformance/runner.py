@@ -106,11 +106,15 @@ class CaseOutcome:
 
     def describe(self) -> str:
         """One line for the summary."""
+        return f"{self.case}: {self.detail()}"
+
+    def detail(self) -> str:
+        """What happened, where the case is already named (a pytest item's message)."""
         if self.status == "failed" and self.difference is not None:
             found = self.difference
             name = failure_name(self.step, self.seat, self.action, found.field, found.rule)
-            return f"{self.case}: {name}: {found.values()}"
-        return f"{self.case}: {self.message}"
+            return f"{name}: {found.values()}"
+        return self.message
 
 
 def ask(engine: Engine, message: dict[str, JSON]) -> dict[str, JSON]:
