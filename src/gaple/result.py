@@ -57,6 +57,7 @@ __all__ = [
     "position_of",
     "rank_key",
     "rank_seats",
+    "result_of",
     "score_position",
     "settle_counts",
 ]
@@ -203,9 +204,13 @@ def hand_result(state: State) -> HandResult:
 def score_position(pos: Position) -> HandResult:
     """Count every seat, rank them, find the winner and settle the points
     (:func:`gaple.reference.scoring.reckon`), with the notes worded from its facts."""
-    reckoning = reckon(pos)
+    return result_of(reckon(pos))
+
+
+def result_of(reckoning: Reckoning) -> HandResult:
+    """The result of a reckoned hand, with the notes worded from the reckoning's facts."""
     return HandResult(
-        position=pos,
+        position=reckoning.position,
         counts=tuple(c.count for c in reckoning.counts),
         ranking=tuple(entry.seat for entry in reckoning.ranking),
         winner=reckoning.winner,
