@@ -27,8 +27,15 @@ export class BadRequest extends Error {}
 export function engineAround(GameClass, name = "node-template") {
   return {
     // What the hello reply says: the levels to check, and that rejections carry error codes
-    // and rule IDs (drop "rules" from levels if your engine does not name rules).
-    hello: { name, version: "1.0", levels: ["line", "turns", "count", "points", "rules"] },
+    // and rule IDs (drop "rules" from levels if your engine does not name rules). "plays"
+    // declares what the engine plays: cases outside it are not sent, and declining a case
+    // inside it fails the run (an engine declaring nothing that declines cases is PARTIAL).
+    hello: {
+      name,
+      version: "1.0",
+      levels: ["line", "turns", "count", "points", "rules"],
+      plays: { options: { settlement: ["per-hand", "chips", "difference", "cumulative"] } },
+    },
 
     /** A new hand, or a string: the reason the engine does not play these rules. */
     start(rules, deal, firstHand) {

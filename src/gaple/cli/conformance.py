@@ -156,7 +156,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_jobs_and_shard(
         fuzz,
         "hands drawn",
-        rule="a hash of each hand's rules, first-hand flag and play policy picks its shard",
+        rule="a hash of each hand's rules and first-hand flag picks its shard",
     )
     fuzz.set_defaults(run=_fuzz)
 
@@ -291,7 +291,16 @@ def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[st
 NOTHING_CHECKED = 3
 """Exit status of a run in which no case was played (every one skipped, or none selected)."""
 
-_EXIT = {"conforms": 0, "does not conform": 1, "nothing checked": NOTHING_CHECKED}
+PARTIAL = 4
+"""Exit status of a run in which nothing failed but the engine declined cases without
+declaring what it plays (``plays`` in its hello): evidence for the share checked only."""
+
+_EXIT = {
+    "conforms": 0,
+    "does not conform": 1,
+    "nothing checked": NOTHING_CHECKED,
+    "partial": PARTIAL,
+}
 
 
 class _Signals:
