@@ -8,6 +8,10 @@ replay the hand although one of them counts 25 more (and wins or loses the chall
 equal counts that differ in pips are not replayed. Both situations are needed: a challenge whose
 two seats have equal pips (or equal counts), and a lone 0-0 in one of them, which only the
 option prices differently; in a first hand 0-0 is led, so only later hands show it.
+
+Rare: of 20,000 seeded random hands of suwiki-partnership with ``double_blank_25=true``
+(``examples/bugs/rates.py``) it changes no first hand and 24 later hands (1 in 833); with the
+option off none of 5,000 first or later hands.
 """
 
 from __future__ import annotations

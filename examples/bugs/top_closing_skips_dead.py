@@ -8,6 +8,10 @@ in the line, so nothing can be dead; that holds for 6-6 but forgets a dead 0-0 w
 ``blank_double_bonus``. Both situations are needed: a seat closes with 6-6, and a 0-0 of the
 opponents is dead at that moment. With ``blank_double_bonus = 0`` only 6-6 can die, and a 6-6
 laid last is in the line, so the bug cannot show; under the first-hand 0-0 lead neither.
+
+Rare: of 20,000 seeded random hands of suwiki-partnership (``examples/bugs/rates.py``) it
+changes no first hand and 55 later hands (1 in 364); with ``blank_double_bonus=0`` none of
+5,000 first or later hands.
 """
 
 from __future__ import annotations
