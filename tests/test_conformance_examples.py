@@ -42,7 +42,11 @@ BUG_RULES = {
 """Each seeded bug (examples/bugs/adapter.py --list): the rule it breaks and a preset where
 the fuzzer meets it."""
 
-SUITE_NAMES = {"first-dead-double-only": "partner.out"}
+SUITE_NAMES = {
+    "first-dead-double-only": "partner.out",
+    "top-closing-skips-dead": "partner.out",
+    "discards-kill-doubles": "partner.out",
+}
 """Where the suite names another rule than the bug's own: a wrong score of an out hand is named
 by partner.out, the rule that sums it; the dead double itself is named only to engines that
 declare the rules level."""
@@ -59,12 +63,14 @@ RARE = {
 (tests/test_conformance_fuzz.py), a short run need not."""
 
 SUITE_MISSES = {
-    "top-closing-skips-dead": "a dead 0-0 in a hand closed by laying 6-6",
-    "discards-kill-doubles": "a dead-looking double whose number its own holder discarded",
     "tie-on-pips": "a challenge tied on pips but not on counts under double_blank_25",
 }
 """The bugs the committed vectors miss, with the combination of situations no vector holds yet:
-each expected failure turns into a failure when a vector holding it is added."""
+each expected failure turns into a failure when a vector holding it is added. The combination
+vectors catch top-closing-skips-dead (combination-013, -063: 6-6 closes beside a dead 0-0) and
+discards-kill-doubles (combination-082, -131); tie-on-pips needs the lone 0-0 in one of the two
+seats of a tied challenge, finer than the cells (a tied challenge beside a 0-0 counted 25
+anywhere)."""
 
 # opener-ignored breaks every lead rule at once: the fuzzer names the one of the hand it meets
 # first (a later hand's double rule, or a lead ban that moved the lead to another seat).
@@ -153,9 +159,12 @@ def test_the_dominoes_package_findings_hold(cases: list[dict[str, Any]]) -> None
     # findings 1 (play.match-end) and 2 (open.double), except in two cover hands that never
     # offer a tile on two equal ends: the library counts W's lone 0-0 as 0, not 25 (finding 7),
     # and scores the partner's pips with a dead 0-0 (finding 3, partner.out).
+    # The page reports the topics before the combination one (drawn hands, issue 24), which
+    # are left out here.
     pytest.importorskip("dominoes")
     adapter = f"{sys.executable} {ROOT / 'examples' / 'dominoes_adapter.py'}"
-    summary = run_suite(cases, lambda: SubprocessEngine(adapter, timeout=20))
+    reported = [case for case in cases if case["topic"] != "combination"]
+    summary = run_suite(reported, lambda: SubprocessEngine(adapter, timeout=20))
     played = [o for o in summary.outcomes if o.status != "skipped"]
     assert len(played) == 72
     assert {o.status for o in played} == {"failed"}

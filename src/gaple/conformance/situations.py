@@ -608,7 +608,7 @@ IMPLICATIONS: tuple[Implies, ...] = (
     ),
     _implies(
         "lead=double-blank",
-        "blank-double=played",
+        "blank-double=played|absent",
         "under the double-blank lead rule every tile is dealt and 0-0 is led first",
     ),
     _implies(
