@@ -8,12 +8,14 @@ conform") uses status 1. No traceback reaches the user.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn, cast
 
-from gaple.cli.common import UsageError
+from gaple.cli.common import SIGNALS, UsageError
 from gaple.conformance.escape import printable
 
 __all__ = ["UsageError", "main"]
@@ -65,15 +67,43 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
-    args = parser.parse_args(words)
+    # First: a signal while gaple starts is held for the command that ends cleanly on it
+    # (conformance run and fuzz); the others get Python's handlers back once parsed.
+    SIGNALS.install()
+    try:
+        words = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
+        args = parser.parse_args(words)
+        if not getattr(args, "owns_signals", False):
+            SIGNALS.restore()
+            if SIGNALS.received is not None:
+                return SIGNALS.status()
+        return _run(args)
+    finally:
+        SIGNALS.restore()
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         status: int = args.run(args)
+        sys.stdout.flush()  # so that a full disk fails here, not in Python's flush at exit
     except UsageError as error:
         # Escaped, so a name or key read from a document cannot break the line or the encoder.
         print(f"gaple {args.command}: error: {printable(str(error))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as error:
+        # Standard output on a full disk: status 2, as for a --report or --out file that
+        # cannot be written (1 would read as a verdict).
+        _drop_output()
+        print(f"gaple {args.command}: error: cannot write: {error.strerror}", file=sys.stderr)
+        return 2
     return status
+
+
+def _drop_output() -> None:
+    """Send what is left in standard output's buffer to the null device: flushing it again at
+    exit would fail again, with Python's own message on stderr."""
+    with contextlib.suppress(OSError, ValueError):  # not a file descriptor (a test's stream)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -23,7 +23,7 @@ from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.bounded import Limits, Refused, parse, read
+from gaple.conformance.bounded import Limits, Refused, lines, read
 from gaple.conformance.cases import STATUSES
 from gaple.conformance.escape import printable
 from gaple.io import FormatError, state_from_json
@@ -33,6 +33,7 @@ from gaple.render import state_svg
 __all__ = [
     "ALL_CASES",
     "FUZZ_RUN",
+    "RECORD_LIMITS",
     "BadReport",
     "Report",
     "docs_base",
@@ -51,7 +52,7 @@ __all__ = [
 
 JSON = Any
 
-_LIMITS = Limits(max_bytes=8 << 20, max_depth=40)
+RECORD_LIMITS = Limits(max_bytes=8 << 20, max_depth=40)
 """One record may quote an engine's reply (up to 1 MiB, written as ASCII JSON: each other
 character six bytes) a few levels deep."""
 
@@ -161,16 +162,11 @@ def read_report(path: Path) -> Report:
     footer: dict[str, JSON] | None = None
     try:
         with path.open("rb") as stream:
-            for number, line in enumerate(stream, start=1):
+            for number, record in enumerate(lines(stream, RECORD_LIMITS), start=1):
                 where = f"{name}:{number}"
                 if footer is not None:
                     msg = f"{where}: a record after the footer"
                     raise BadReport(msg)
-                try:
-                    record = parse(line, _LIMITS)
-                except Refused as error:
-                    msg = f"{where}: {error.message}"
-                    raise BadReport(msg) from None
                 if not isinstance(record, dict):
                     msg = f"{where}: a record is a JSON object, not {type(record).__name__}"
                     raise BadReport(msg)
@@ -195,6 +191,9 @@ def read_report(path: Path) -> Report:
                 else:
                     msg = f"{where}: a record of unknown type (expected 'case' or 'footer')"
                     raise BadReport(msg)
+    except Refused as error:
+        msg = f"{name}:{error.line}: {error.message}"
+        raise BadReport(msg) from None
     except OSError as error:
         msg = f"{name}: {error.strerror}"
         raise BadReport(msg) from None
@@ -403,7 +402,7 @@ def _position(case: dict[str, JSON], where: str) -> str:
 def _failure(column: int, report: Report, case: dict[str, JSON], base: str | None) -> str:
     rule_id = case["rule"] or "(no rule ID)"
     rule = RULES.get(rule_id)
-    where = "at the start" if not case.get("step") else f"at step {case['step']}"
+    where = "at the start" if not case.get("step") else f"at step {_e(case['step'])}"
     if case.get("action") is not None:
         where += f" (seat {_e(case.get('seat'))}: {_e(case['action'])})"
     parts = [
@@ -509,7 +508,7 @@ FUZZ_RUN = ("gaple", "impl", "seed", "variant", "set", "examples", "max_seconds"
 that drew the hands, the engine command, the seed, the rules drawn from, the budget)."""
 
 
-def read_document(path: Path, limits: Limits = _LIMITS) -> JSON:
+def read_document(path: Path, limits: Limits = RECORD_LIMITS) -> JSON:
     """The JSON document in the file ``path``, through the bounded reader.
 
     Raises:
@@ -541,6 +540,11 @@ def read_fuzz_shard(path: Path) -> dict[str, JSON]:
         msg = f"{name}: not a shard (no 'shard': run conformance fuzz --shard I/N --report FILE)"
         raise BadReport(msg)
     _check_shard(report, name)
+    if "error" in report:
+        msg = (
+            f"{name}: the shard ended on an error: {printable(str(report['error']), limit=_SHOWN)}"
+        )
+        raise BadReport(msg)
     for key in FUZZ_RUN:
         if key not in report:
             msg = f"{name}: no {key!r} field (written by a gaple that did not name the run)"
