@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+import gaple
 import gaple.conformance.vectors as vectors_module
 from gaple.cli import main
 from gaple.conformance.engines import EngineError, Validator
@@ -29,7 +30,8 @@ from test_reports import _failed, _footer, _header, _write
 JSON = Any
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
-SOURCE = str(ROOT / "src")
+SOURCE = str(Path(gaple.__file__).parent.parent)
+"""Where the gaple under test lives, for the processes a test starts."""
 DOUBLE_BLANK = SPEC / VECTORS_DIR / "random/pagat-4x7-double-blank-25"
 """Cases under a preset with double_blank_25 and a result checked at every level."""
 PLAIN = SPEC / VECTORS_DIR / "open/open-double-blank-holder-leads.json"
