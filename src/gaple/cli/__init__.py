@@ -1,7 +1,8 @@
 """The ``gaple`` command line: one module per subcommand, each with a ``register`` function.
 
-Every failure a user can cause (an unknown variant, a bad option, an unreadable file) ends with
-one line on standard error and exit status 2; a command's own verdict (for example "does not
+Every failure a user can cause (an unknown variant, a bad option, an unreadable file) and an
+output that cannot be written (standard output on a full disk) ends with one line on standard
+error and exit status 2; a command's own verdict (for example "does not
 conform") uses status 1. No traceback reaches the user.
 """
 
