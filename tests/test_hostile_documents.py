@@ -61,7 +61,7 @@ HOSTILE = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-HEAVY = settings(HOSTILE, max_examples=1_000 if CI else 20)
+HEAVY = settings(HOSTILE, max_examples=500 if CI else 20)
 """A family whose every example runs a whole command that replays or renders (a run, a page)."""
 PROCESS = settings(HOSTILE, max_examples=40 if CI else 3)
 """A family whose every example starts gaple as a process (a second or more each)."""
