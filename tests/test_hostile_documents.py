@@ -476,12 +476,15 @@ def test_a_signal_at_any_moment_of_a_run_leaves_a_complete_report(
     time.sleep(delay)
     process.send_signal(number)
     _out, err = process.communicate(timeout=120)
-    # 128 + the signal when it stopped the run, 0 when the run had finished.
-    assert process.returncode in {0, 128 + number}, err
-    assert b"Traceback" not in err
+    # 128 + the signal when it stopped the run, 0 when the run had finished. Killed by the
+    # signal only once main has put Python's handlers back, its work done: the footer then
+    # says the run was not interrupted (a known window, from main's last statement to exit).
+    assert process.returncode in {0, 128 + number, -number}, err
+    if process.returncode != -number:
+        assert b"Traceback" not in err
     records = [json.loads(line) for line in report.read_text("ascii").splitlines()]
     assert records[-1]["type"] == "footer"
-    assert records[-1]["interrupted"] is (process.returncode != 0)
+    assert records[-1]["interrupted"] is (process.returncode == 128 + number)
     assert junit.read_text("utf-8").startswith("<?xml")
 
 
