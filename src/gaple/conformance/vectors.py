@@ -168,10 +168,11 @@ def write(out: Path, files: dict[str, str]) -> int:
     ``out`` must be new, empty, or marked by an earlier build (:data:`MARKER`), so a build
     never overwrites or deletes files it does not own; only ``*.json`` files under
     ``schema/``, ``protocol/`` and ``vectors/v1/`` count as stale. Every path is checked
-    before any file is written (missing folders are made on the way): no file or folder on the way may be a symbolic link. Each
-    folder is opened once, by name in its parent's descriptor and never through a link, and
-    each file is written to a new temporary file there, then renamed over its name: a link
-    planted at any moment, or a hard link to a file elsewhere, never redirects a write.
+    before any file is written (missing folders are made on the way): no file or folder on
+    the way may be a symbolic link. Each folder is opened once, by name in its parent's
+    descriptor and never through a link, and each file is written to a new temporary file
+    there, then renamed over its name: a link planted at any moment, or a hard link to a file
+    elsewhere, never redirects a write.
 
     Raises:
         UnsafeTarget: ``out`` is not gaple's, or a path under it is a symbolic link.
