@@ -27,7 +27,7 @@ from gaple.conformance.engines import (
     SubprocessEngine,
     Validator,
 )
-from gaple.conformance.report import JsonLinesReport
+from gaple.conformance.report import JsonLinesReport, summary_text
 from gaple.conformance.runner import CaseOutcome, Summary, run_suite
 from gaple.conformance.scenarios import all_cases
 from gaple.io import deal_from_json, rules_from_json
@@ -110,6 +110,25 @@ class _LateBlock(_Mutant):
     def mutate(self, request: dict[str, JSON], reply: dict[str, JSON]) -> dict[str, JSON]:
         if request["type"] == "state" and reply["ending"] == "blocked":
             reply["ending"] = None
+        return reply
+
+
+class _WrongCounts(_Mutant):
+    """Breaks score.count: every count one too many."""
+
+    def mutate(self, request: dict[str, JSON], reply: dict[str, JSON]) -> dict[str, JSON]:
+        if request["type"] == "result":
+            reply["counts"] = [count + 1 for count in reply["counts"]]
+        return reply
+
+
+class _WrongOpener(_Mutant):
+    """Breaks the opening: names the seat after the right one to act in the position dealt."""
+
+    def mutate(self, request: dict[str, JSON], reply: dict[str, JSON]) -> dict[str, JSON]:
+        state = self._state
+        if request["type"] == "state" and state is not None and not state.history:
+            reply["to_act"] = (reply["to_act"] + 1) % state.rules.players
         return reply
 
 
@@ -628,3 +647,24 @@ def test_a_held_double_kept_alive_only_by_discards_is_caught(
     # Both hands went out, so the wrong points are the out-hand's score (partner.out), where a
     # dead double's value is added.
     assert _failed_rules(summary) == {"partner.out"}
+
+
+def test_a_case_counts_only_the_levels_compared_before_its_first_difference(
+    cases: list[dict[str, JSON]],
+) -> None:
+    # SU-X2 lists all five levels: 27 steps without a rejection, then a result explained by
+    # rule IDs.
+    x2 = [_case(cases, "score-suwiki-x2-dead-six-six")]
+    assert x2[0]["levels"] == ["line", "turns", "count", "points", "rules"]
+    # Wrong counts: every step compared at line and turns, then the result's counts, which
+    # differ; the points and the rule IDs come after them and are never compared.
+    (counts,) = run_suite(x2, _WrongCounts).outcomes
+    assert counts.levels == ("line", "turns", "count")
+    # The wrong seat to act in the position dealt: the case stops there, before any result.
+    (opener,) = run_suite(x2, _WrongOpener).outcomes
+    assert opener.levels == ("line", "turns")
+    # Played through, every level listed is compared.
+    (passed,) = run_suite(x2, ReferenceEngine).outcomes
+    assert passed.levels == ("line", "turns", "count", "points", "rules")
+    text = summary_text(Summary((counts, opener, passed), 1.0, None, False))
+    assert "cases checked per level: line 3, turns 3, count 2, points 1, rules 1" in text

@@ -33,6 +33,11 @@ BUG_RULES = {
     "tie-not-replayed": ("partner.challenge-tie", "suwiki-partnership"),
     "first-dead-double-only": ("partner.dead-double", "suwiki-partnership"),
     "rank-ignores-low-end": ("score.rank", "domino4d"),
+    # Each shows only under an option value (blank_double_bonus > 0, blocked_action=discard,
+    # double_blank_25) and in about 1 random hand in 1,000 (examples/bugs/rates.py).
+    "top-closing-skips-dead": ("partner.dead-double", "suwiki-partnership"),
+    "discards-kill-doubles": ("partner.dead-double", "suwiki-partnership"),
+    "tie-on-pips": ("partner.challenge-tie", "suwiki-partnership"),
 }
 """Each seeded bug (examples/bugs/adapter.py --list): the rule it breaks and a preset where
 the fuzzer meets it."""
@@ -42,13 +47,28 @@ SUITE_NAMES = {"first-dead-double-only": "partner.out"}
 by partner.out, the rule that sums it; the dead double itself is named only to engines that
 declare the rules level."""
 
-RARE = {"tie-not-replayed", "first-dead-double-only", "rank-ignores-low-end"}
+RARE = {
+    "tie-not-replayed",
+    "first-dead-double-only",
+    "rank-ignores-low-end",
+    "top-closing-skips-dead",
+    "discards-kill-doubles",
+    "tie-on-pips",
+}
 """The bugs that show in under 1 random hand in 100: the fuzzer's default run must find them
 (tests/test_conformance_fuzz.py), a short run need not."""
 
-# opener-ignored breaks every lead rule at once; the fuzzer's shrinking prefers a later hand,
-# where it shows as the double lead rule.
-FUZZ_RULES = {"opener-ignored": {"open.double-blank", "open.double"}}
+SUITE_MISSES = {
+    "top-closing-skips-dead": "a dead 0-0 in a hand closed by laying 6-6",
+    "discards-kill-doubles": "a dead-looking double whose number its own holder discarded",
+    "tie-on-pips": "a challenge tied on pips but not on counts under double_blank_25",
+}
+"""The bugs the committed vectors miss, with the combination of situations no vector holds yet:
+each expected failure turns into a failure when a vector holding it is added."""
+
+# opener-ignored breaks every lead rule at once: the fuzzer names the one of the hand it meets
+# first (a later hand's double rule, or a lead ban that moved the lead to another seat).
+FUZZ_RULES = {"opener-ignored": {"open.double-blank", "open.double", "open.forbidden"}}
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +102,20 @@ def test_the_example_engine_passes_the_suite_through_the_protocol(
     )
 
 
-@pytest.mark.parametrize("bug", sorted(BUG_RULES))
+@pytest.mark.parametrize(
+    "bug",
+    [
+        pytest.param(
+            bug,
+            marks=pytest.mark.xfail(
+                bug in SUITE_MISSES,
+                reason=f"no vector holds {SUITE_MISSES.get(bug)} yet (issue 24)",
+                strict=True,
+            ),
+        )
+        for bug in sorted(BUG_RULES)
+    ],
+)
 def test_the_suite_catches_each_seeded_bug_naming_its_rule(
     cases: list[dict[str, Any]], bug: str
 ) -> None:
@@ -99,8 +132,9 @@ def test_the_fuzzer_catches_each_seeded_bug_naming_its_rule(bug: str) -> None:
     rule, preset = BUG_RULES[bug]
     thorough = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
     # A tie between counts is rare in random hands: it needs more hands than the other bugs
-    # (seed 1 meets one within 30; the ci profile searches 300 from seed 0).
-    examples, seed = (300, 0) if thorough else (30, 1)
+    # (seed 2 meets one within 10 hands; the ci profile searches 300 from seed 0, which
+    # meets one within 70).
+    examples, seed = (300, 0) if thorough else (30, 2)
     found = fuzz(
         lambda: SubprocessEngine(f"{BUGS} --bug {bug}", timeout=20),
         preset,

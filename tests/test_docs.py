@@ -8,6 +8,7 @@ builds them again with warnings as errors, which also catches broken cross-refer
 from __future__ import annotations
 
 import importlib
+import itertools
 import pkgutil
 import posixpath
 import sys
@@ -263,9 +264,60 @@ def test_the_front_page_opens_with_words_and_gaple_in_five_minutes() -> None:
     assert first == "rules/index"
 
 
+def _headings(page: str) -> list[str]:
+    """The section titles of an reST page, in order: each line underlined with = or -."""
+    lines = page.splitlines()
+    return [
+        title
+        for title, under in itertools.pairwise(lines)
+        if title.strip() and len(under) >= len(title) and set(under) in ({"="}, {"-"})
+    ]
+
+
+def test_the_implementers_guide_starts_with_writing_an_adapter() -> None:
+    # The guide's first page is "Checking an engine", listed before any of the Python API, and
+    # its steps are sections (which the sidebar lists), not rubrics (which it does not), the
+    # adapter first.
+    index = (DOCS / "guide" / "index.rst").read_text(encoding="utf-8")
+    before, first = _front_matter(index)
+    assert first == "conformance"
+    assert _headings(before) == ["Implementer's guide"]
+    page = (DOCS / "guide" / "conformance.rst").read_text(encoding="utf-8")
+    assert ".. rubric::" not in page
+    assert _headings(page)[:4] == [
+        "Checking an engine",
+        "Write an adapter",
+        "Run the suite",
+        "Read a failure",
+    ]
+
+
+def _shown_code(page: str) -> list[str]:
+    """The lines of Python a reader of ``page`` sees: examples not in a hidden doctest."""
+    shown, hidden = [], False
+    for line in page.splitlines():
+        if line.startswith(".. "):
+            hidden = False
+        if line.strip() == ":hide:":
+            hidden = True
+        if line.lstrip().startswith((">>>", "...")) and not hidden:
+            shown.append(line)
+    return shown
+
+
+def test_gaple_in_five_minutes_shows_players_no_python() -> None:
+    # The page is for players: its examples are doctests with :hide:, run by `make docs` and
+    # feeding the pictures (the diagrams draw the states they build) but not shown.
+    page = (DOCS / "five-minutes.rst").read_text(encoding="utf-8")
+    assert page.count(".. doctest::") == page.count(".. doctest::\n   :hide:") > 0
+    assert _shown_code(page) == []
+    # The check can fail: a shown doctest, as the page had them.
+    assert _shown_code(".. doctest::\n\n   >>> dealt.opener\n   2\n") == ["   >>> dealt.opener"]
+
+
 def test_gaple_in_five_minutes_draws_the_hand_and_links_every_rules_page() -> None:
     page = (DOCS / "five-minutes.rst").read_text(encoding="utf-8")
-    # The equipment, the deal, after three turns, after ten, the end of the hand.
-    assert page.count(".. diagram::") == 5
+    # The equipment, the deal, after three turns, after ten, the end of the hand, a blocked hand.
+    assert page.count(".. diagram::") == 6
     rule_pages = {path.stem for path in (DOCS / "rules").glob("*.rst")} - {"index"}
     assert {name for name in rule_pages if f":doc:`rules/{name}`" not in page} == set()

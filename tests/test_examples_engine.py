@@ -703,9 +703,121 @@ def test_bug_rank_ignores_low_end() -> None:
     adapter = bug("rank-ignores-low-end")
     start(adapter, LOW_END_RULES, LOW_END_DEAL)
     result = adapter.ask({"type": "result"})
-    # Both count 4 and both lowest tiles have 4 pips; 1-3's low end 1 beats 2-2's 2, so the
+    # Both count 4 and both lowest tiles have 4 pips; 1-3's low half 1 beats 2-2's 2, so the
     # winner is seat 1. The bug stops at the pips and the lower seat, 0, wins.
     assert (result["counts"], result["winner"]) == ([4, 4], 0)
+    adapter.close()
+
+
+# -- the seeded bugs on rare combinations of two situations ------------------------------------
+
+# DEAD_RULES again: seat 1 keeps 0-0 to the end and seat 0 goes out by laying 4-4 (the top
+# double). Ends: (2, 3) from the starter, (1, 3), (1, 0), (1, 0) after seat 2's pass, (1, 2),
+# (0, 2), (4, 2), (4, 4), seat 3 passes, and 4-4 goes out on the left. 0-0 could have been laid
+# on seat 1's turns but seat 1 chose other tiles; at the end 0-1, 0-2, 0-3 and 0-4 are all in
+# the line and no end shows 0, so seat 1's 0-0 is dead.
+CLOSING_DEAL: dict[str, Any] = {
+    "hands": [
+        ["0-1", "1-2", "4-4"],
+        ["0-0", "0-3", "0-4"],
+        ["2-2", "2-4", "3-4"],
+        ["0-2", "1-3", "3-3"],
+    ],
+    "starter": "2-3",
+    "set_aside": ["1-1", "1-4"],
+    "first_seat": 0,
+}
+CLOSING_HAND = [
+    (0, "place 1-2 left"),
+    (1, "place 0-3 right"),
+    (2, "pass"),
+    (3, "place 0-2 right"),
+    (0, "place 0-1 left"),
+    (1, "place 0-4 left"),
+    (2, "place 2-4 right"),
+    (3, "pass"),
+    (0, "place 4-4 left"),
+]
+
+
+def test_bug_top_closing_skips_dead() -> None:
+    adapter = bug("top-closing-skips-dead")
+    start(adapter, DEAD_RULES, CLOSING_DEAL)
+    for seat, move in CLOSING_HAND:
+        assert adapter.act(seat, move) == {"type": "ok"}, (seat, move)
+    result = adapter.ask({"type": "result"})
+    # Pair 0 scores seat 1's 0-0 (0) and seat 3's 1-3 and 3-3 (10), plus 100 for closing with
+    # 4-4: 110. The correct 160 also values the dead 0-0 at 50, which the bug never looks for.
+    assert result["counts"] == [0, 0, 11, 10]
+    assert (result["winner"], result["points"]) == (0, [110, 0])
+    adapter.close()
+
+
+# DEAD_RULES under the discard house rule: seat 3 discards 0-1 and 0-3, keeps 0-0, and seat 0
+# goes out by discarding its last tile 3-3. Ends: (2, 2) from the starter, (0, 2), (4, 2),
+# (2, 2), seat 3 discards, seat 0 discards 3-4, (3, 2), (1, 2), seat 3 discards, seat 0 is out.
+DISCARDS_RULES = {**DEAD_RULES, "blocked_action": "discard"}
+DISCARDS_DEAL: dict[str, Any] = {
+    "hands": [
+        ["0-2", "3-3", "3-4"],
+        ["0-4", "1-2", "2-3"],
+        ["1-3", "2-4", "4-4"],
+        ["0-0", "0-1", "0-3"],
+    ],
+    "starter": "2-2",
+    "set_aside": ["1-1", "1-4"],
+    "first_seat": 0,
+}
+DISCARDS_HAND = [
+    (0, "place 0-2 left"),
+    (1, "place 0-4 left"),
+    (2, "place 2-4 left"),
+    (3, "discard 0-1"),
+    (0, "discard 3-4"),
+    (1, "place 2-3 left"),
+    (2, "place 1-3 left"),
+    (3, "discard 0-3"),
+    (0, "discard 3-3"),
+]
+
+
+def test_bug_discards_kill_doubles() -> None:
+    adapter = bug("discards-kill-doubles")
+    start(adapter, DISCARDS_RULES, DISCARDS_DEAL)
+    for seat, move in DISCARDS_HAND:
+        assert adapter.act(seat, move) == {"type": "ok"}, (seat, move)
+    result = adapter.ask({"type": "result"})
+    # Pair 0 scores seat 1's 1-2 (3) and seat 3's 0-0 with its discards 0-1 and 0-3 (4): 7.
+    # 0-1 and 0-3 are face down, not in the line, so seat 3's 0-0 stays alive (no bonus for
+    # going out by a discard either). The bug takes them as played: 0-0 dies at 50, 57.
+    assert result["counts"] == [13, 3, 8, 4]
+    assert (result["winner"], result["points"]) == (0, [57, 0])
+    adapter.close()
+
+
+# PAIRS_RULES with 0-0 worth 25 alone: seat 2 blocks the hand by laying 1-3, since every 3 is
+# then in the line or set aside. Ends: (2, 3), (1, 3), (1, 3), (3, 3).
+LONE_BLANK_RULES = {**PAIRS_RULES, "double_blank_25": True}
+LONE_BLANK_DEAL: dict[str, Any] = {
+    "hands": [["0-1", "1-2"], ["2-2", "3-3"], ["0-2", "1-3"], ["0-0", "1-1"]],
+    "starter": "2-3",
+    "set_aside": ["0-3"],
+    "first_seat": 0,
+}
+LONE_BLANK_HAND = [(0, "place 1-2 left"), (1, "place 3-3 right"), (2, "place 1-3 left")]
+
+
+def test_bug_tie_on_pips() -> None:
+    adapter = bug("tie-on-pips")
+    start(adapter, LONE_BLANK_RULES, LONE_BLANK_DEAL)
+    for seat, move in LONE_BLANK_HAND:
+        assert adapter.act(seat, move) == {"type": "ok"}, (seat, move)
+    result = adapter.ask({"type": "result"})
+    # Blocker seat 2 keeps 0-2 (2); seat 3 keeps 0-0, its only blank, at 25, and 1-1: 27. The
+    # blocker is strictly lower and its pair wins all counts 1 + 4 + 2 + 27 = 34. The bug sees
+    # 2 pips against 2 and replays the hand.
+    assert result["counts"] == [1, 4, 2, 27]
+    assert (result["winner"], result["points"], result["replay"]) == (None, [0, 0], True)
     adapter.close()
 
 
@@ -715,6 +827,9 @@ def test_bug_rank_ignores_low_end() -> None:
         (PAIRS_RULES, TIED_DEAL, TIED_HAND, (None, [0, 0])),  # the tie is replayed
         (DEAD_RULES, DEAD_DEAL, DEAD_HAND, (0, [153, 0])),  # both dead doubles valued
         (LOW_END_RULES, LOW_END_DEAL, [], (1, [0, 0])),  # per hand: nobody scores
+        (DEAD_RULES, CLOSING_DEAL, CLOSING_HAND, (0, [160, 0])),  # 10 + dead 0-0 50 + 4-4 100
+        (DISCARDS_RULES, DISCARDS_DEAL, DISCARDS_HAND, (0, [7, 0])),  # 0-0 kept alive
+        (LONE_BLANK_RULES, LONE_BLANK_DEAL, LONE_BLANK_HAND, (2, [34, 0])),  # 2 < 27
     ],
 )
 def test_the_correct_engine_scores_the_rare_bug_hands(

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import doctest
 import hashlib
+import json
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -14,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from gaple.cli import main
+from gaple.conformance import shipped
 from gaple.conformance.vectors import build, vector_set
+from gaple.sources import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
@@ -100,6 +104,26 @@ def test_the_package_index_readme_starts_with_pip_install_and_its_example_runs()
         assert doctest.DocTestRunner().run(test).failed == 0
 
 
+def test_the_package_index_readme_names_every_dependency_of_the_core() -> None:
+    # pyproject lists attrs and, on CPython, orjson; a README saying "the only dependency is
+    # attrs" would be wrong about the wheel's Requires-Dist.
+    text = (ROOT / "README.pypi.md").read_text(encoding="utf-8")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = [re.split(r"[<>=!~;\s\[]", spec, maxsplit=1)[0] for spec in project["dependencies"]]
+    assert names == ["attrs", "orjson"]
+    assert [name for name in names if f"`{name}`" not in text] == []
+    assert "only dependency" not in text
+
+
+def test_the_project_urls_are_addresses_the_repository_itself_names() -> None:
+    # No public home of the project is recorded anywhere in the repository, so the metadata
+    # names only an address it cites already: the rules source pagat.com (gaple.sources).
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
+    cited = {source.url for source in SOURCES.values() if source.url}
+    assert urls == {"Rules source (pagat.com)": "http://www.pagat.com/tile/wdom/gaple.html"}
+    assert set(urls.values()) <= cited
+
+
 def test_the_readme_of_the_package_is_the_package_index_one() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["readme"] == "README.pypi.md"
@@ -131,3 +155,60 @@ def test_a_missing_extra_is_named_in_one_line(
     error = capsys.readouterr().err
     assert error.endswith("pip install 'gaple[conformance]'\n")
     assert len(error.splitlines()) == 1
+
+
+def test_the_example_engine_command_serves_the_example_adapter() -> None:
+    requests = '{"type": "hello", "protocol": 1}\n{"type": "bye"}\n'
+    served = subprocess.run(
+        [sys.executable, "-m", "gaple", "conformance", "example-engine"],
+        input=requests,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    # The example adapter's own hello (examples/engine/adapter.py: NAME, the four levels it
+    # declares, batch), then its bye, and it exits 0 after bye.
+    hello, bye = (json.loads(line) for line in served.stdout.splitlines())
+    assert (hello["name"], hello["levels"]) == (
+        "example-engine",
+        ["line", "turns", "count", "points"],
+    )
+    assert bye == {"type": "bye"}
+    assert served.returncode == 0, served.stderr
+
+
+def test_the_example_engine_command_conforms(capsys: pytest.CaptureFixture[str]) -> None:
+    impl = shlex.join([sys.executable, "-m", "gaple", "conformance", "example-engine"])
+    assert main(["conformance", "run", "--impl", impl, "--variant", "domino4d"]) == 0
+    assert "engine example-engine 1.0" in capsys.readouterr().out
+
+
+def test_a_folder_the_wheel_carries_is_read_from_the_package_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A checkout: <root>/src/gaple is the package, <root>/examples/engine the source.
+    package = tmp_path / "src" / "gaple"
+    (tmp_path / "examples" / "engine").mkdir(parents=True)
+    package.mkdir(parents=True)
+    monkeypatch.setattr(shipped, "PACKAGE", package)
+    # Without the wheel's copy the checkout's folder is read; with it, the package's.
+    assert shipped.shipped_folder("example_engine", "examples/engine") == (
+        tmp_path / "examples" / "engine"
+    )
+    (package / "example_engine").mkdir()
+    assert shipped.shipped_folder("example_engine", "examples/engine") == package / "example_engine"
+
+
+def test_a_missing_example_engine_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An install that has neither the wheel's copy nor a checkout beside it: the folder found
+    # holds no adapter.py.
+    monkeypatch.setattr("gaple.cli.conformance.example_engine_folder", lambda: tmp_path)
+    assert main(["conformance", "example-engine"]) == 2
+    error = capsys.readouterr().err
+    assert error == (
+        "gaple conformance: error: the example engine is not installed: no adapter.py in "
+        f"{tmp_path}\n"
+    )

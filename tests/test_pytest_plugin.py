@@ -5,10 +5,12 @@ spot. The JUnit XML of each run says which items there were and how each ended."
 from __future__ import annotations
 
 import functools
+import os
 import shlex
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,13 +51,9 @@ def run_pytest(tmp_path: Path, *args: str | Path) -> dict[str, tuple[str, str, d
 
 
 def conformance_items(items: dict[str, tuple[str, str, dict[str, str]]]) -> dict[str, str]:
-    """The conformance items, by name, with their outcome."""
-    return {name: ending for name, (ending, _, _) in items.items() if "/" in name}
-
-
-def case_id(name: str) -> str:
-    """The case ID in an item name ``<topic>/<case id>[<rule IDs>]`` (a topic may hold a /)."""
-    return name.split("[", maxsplit=1)[0].rsplit("/", 1)[1]
+    """The conformance items (each named by its case ID), with their outcome."""
+    ids = {case["id"] for case in all_cases()}
+    return {name: ending for name, (ending, _, _) in items.items() if name in ids}
 
 
 def test_the_plugin_levels_are_the_runner_levels() -> None:
@@ -68,13 +66,11 @@ def test_the_example_project_passes_with_one_item_per_case(tmp_path: Path) -> No
     cases = all_cases()
     # The example engine plays every preset and declares every level, and make run shows
     # it conforming: every case is an item and passes, and so does the property test.
-    assert conformance_items(items) == {
-        f"{c['topic']}/{c['id']}[{','.join(c['rule_ids'])}]": "passed" for c in cases
-    }
+    assert conformance_items(items) == {c["id"]: "passed" for c in cases}
     assert items["test_the_engine_offers_the_spec_moves_and_takes_each"][0] == "passed"
 
 
-def test_a_seeded_bug_fails_items_named_by_the_rule_it_breaks(tmp_path: Path) -> None:
+def test_a_seeded_bug_fails_items_that_carry_the_rule_it_breaks(tmp_path: Path) -> None:
     command = shlex.join([sys.executable, str(BUG_ADAPTER), "--bug", "wrong-end"])
     items = run_pytest(tmp_path, PROJECT, "--gaple-impl", command)
     failed = {name: props for name, (ending, _, props) in items.items() if ending == "failure"}
@@ -82,8 +78,8 @@ def test_a_seeded_bug_fails_items_named_by_the_rule_it_breaks(tmp_path: Path) ->
     # differs as soon as a tile goes on the left end, which breaks play.match-end. (A case that
     # does not compare the line sees the consequence instead, e.g. a wrong ending.)
     assert "play.match-end" in {props["rule"] for props in failed.values()}
-    for name, props in failed.items():
-        assert props["rule"] in name
+    for props in failed.values():
+        assert props["rule"] in props["rules"].split()
     # A case that never places on the left end still passes (the bug does not show there).
     assert "passed" in conformance_items(items).values()
 
@@ -91,16 +87,14 @@ def test_a_seeded_bug_fails_items_named_by_the_rule_it_breaks(tmp_path: Path) ->
     engine = functools.partial(SubprocessEngine, command, timeout=10.0)
     ran = run_suite(all_cases(), engine).outcomes
     pytest_word = {"passed": "passed", "failed": "failure", "skipped": "skipped"}
-    assert {o.case: pytest_word[o.status] for o in ran} == {
-        case_id(name): ending for name, ending in conformance_items(items).items()
-    }
+    assert {o.case: pytest_word[o.status] for o in ran} == conformance_items(items)
 
 
 def test_a_level_not_checked_skips_with_the_reason(tmp_path: Path) -> None:
     items = run_pytest(tmp_path, PROJECT, "--gaple-level", "line", "-k", "turns-")
     # The turns topic's cases need level turns to be played at all (they check whose turn it
     # is and which moves are offered); with only line checked, each is skipped, saying why.
-    turns = {name: item for name, item in items.items() if name.startswith("turns/")}
+    turns = {name: item for name, item in items.items() if name.startswith("turns-")}
     assert turns
     for ending, message, _ in turns.values():
         assert ending == "skipped"
@@ -118,7 +112,7 @@ def test_an_in_process_engine_from_a_conftest_hook(tmp_path: Path) -> None:
     # Only the cases of the domino4d preset are items, and gaple itself passes them.
     expected = {c["id"] for c in all_cases() if c["variant"]["preset"] == "domino4d"}
     assert expected
-    assert {case_id(name) for name in items} == expected
+    assert set(items) == expected
     assert set(conformance_items(items).values()) == {"passed"}
 
 
@@ -139,9 +133,110 @@ def test_a_crashing_engine_errors_each_item_without_stopping_the_run(tmp_path: P
     (project / "conftest.py").write_text("")
     crash = shlex.join([sys.executable, "-c", "import sys; sys.exit(1)"])
     items = run_pytest(tmp_path, project, "--gaple-impl", crash, "-k", "turns-")
-    turns = {name: item for name, item in items.items() if name.startswith("turns/")}
+    turns = {name: item for name, item in items.items() if name.startswith("turns-")}
     # An adapter that exits at once cannot answer hello: every item fails, saying the engine
     # errored, and the run still reaches every item.
     assert turns
     assert all(ending == "failure" for ending, _, _ in turns.values())
     assert all("the engine errored" in message for _, message, _ in turns.values())
+
+
+def pytest_lines(cwd: Path, cache: Path, *args: str | Path) -> tuple[int, list[str]]:
+    """Run pytest from ``cwd`` as a user at an 80-column terminal does, outside CI (where
+    pytest never trims the short summary), its cache in ``cache``: exit status and lines."""
+    env = {key: value for key, value in os.environ.items() if key not in ("CI", "BUILD_NUMBER")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-o", f"cache_dir={cache}", *map(str, args)],
+        cwd=cwd,
+        env={**env, "COLUMNS": "80"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    return done.returncode, done.stdout.splitlines()
+
+
+PROPERTY_TEST = "test_engine.py::test_the_engine_offers_the_spec_moves_and_takes_each"
+
+
+def ids_of(rule_id: str) -> set[str]:
+    """The node IDs of the cases of a rule."""
+    return {f"conftest.py::{c['id']}" for c in all_cases() if rule_id in c["rule_ids"]}
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        # Every case is an item of the conftest.py that names the engine, by its case ID, and
+        # test_engine.py holds the one property test.
+        ([PROJECT], lambda: {f"conftest.py::{c['id']}" for c in all_cases()} | {PROPERTY_TEST}),
+        # -k with a case ID selects that case alone (no other ID contains play-domino4d-e002).
+        ([PROJECT, "-k", "play-domino4d-e002"], lambda: {"conftest.py::play-domino4d-e002"}),
+        # A rule ID is a marker (registered: --strict-markers accepts it) and a -k keyword.
+        (
+            [PROJECT, "-m", "open_double_blank", "--strict-markers"],
+            lambda: ids_of("open.double-blank"),
+        ),
+        ([PROJECT, "-k", "open.double-blank"], lambda: ids_of("open.double-blank")),
+        # A file other than the conftest.py holds no case.
+        ([PROJECT / "test_engine.py"], lambda: {PROPERTY_TEST}),
+        # Without the plugin the conftest's hook is optional: the other tests still run.
+        ([PROJECT, "-p", "no:gaple"], lambda: {PROPERTY_TEST}),
+    ],
+)
+def test_collect_only_lists_each_case_by_its_node_id(
+    tmp_path: Path, args: list[str | Path], expected: Callable[[], set[str]]
+) -> None:
+    status, lines = pytest_lines(tmp_path, tmp_path, "--co", "-q", *args)
+    assert status == 0
+    listed = {line for line in lines if "::" in line}
+    assert listed == expected()
+    # The count says the same (not "1 test collected" for all of them).
+    selected = f"{len(listed)}/" if "-k" in args or "-m" in args else f"{len(listed)} "
+    assert lines[-1].startswith(selected)
+
+
+def test_the_daily_loop_against_a_seeded_bug(tmp_path: Path) -> None:
+    # From the project, as its author works: the cases of conftest.py against the wrong-end
+    # engine, then --lf, then a node ID copied from a FAILED line.
+    command = shlex.join([sys.executable, str(BUG_ADAPTER), "--bug", "wrong-end"])
+    junit = tmp_path / "junit.xml"
+    status, lines = pytest_lines(
+        PROJECT, tmp_path, "conftest.py", "--gaple-impl", command, f"--junitxml={junit}"
+    )
+    assert status == 1
+    rules = {
+        case.get("name"): {p.get("name"): p.get("value", "") for p in case.iter("property")}["rule"]
+        for case in ET.parse(junit).iter("testcase")
+        if case.find("failure") is not None
+    }
+    failed = [line.removeprefix("FAILED ") for line in lines if line.startswith("FAILED ")]
+    assert {line.split(" ", 1)[0] for line in failed} == {f"conftest.py::{n}" for n in rules}
+    for line in failed:
+        node, message = line.split(" - ", 1)
+        name = node.removeprefix("conftest.py::")
+        assert message
+        # At 80 columns "FAILED conftest.py::" (20) and the case ID leave 60 - len(ID)
+        # columns for " - " (3), the message and "..." (3): for an ID of at most 40
+        # characters that is 14 or more, enough for the rule broken (play.match-end is 14).
+        if len(name) <= 40:
+            assert message.startswith(rules[name][:14])
+
+    # --lf runs the failures again, and nothing else.
+    status, _ = pytest_lines(
+        PROJECT, tmp_path, "conftest.py", "--gaple-impl", command, "--lf", f"--junitxml={junit}"
+    )
+    assert status == 1
+    rerun = {case.get("name") for case in ET.parse(junit).iter("testcase")}
+    assert rerun == set(rules)
+
+    # The node ID of a FAILED line, pasted back, runs that case alone.
+    pasted = failed[0].split(" ", 1)[0]
+    status, _ = pytest_lines(
+        PROJECT, tmp_path, pasted, "--gaple-impl", command, f"--junitxml={junit}"
+    )
+    assert status == 1
+    assert [case.get("name") for case in ET.parse(junit).iter("testcase")] == [
+        pasted.removeprefix("conftest.py::")
+    ]

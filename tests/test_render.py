@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gaple.deal import shuffle_deal
+from gaple.deal import Deal, shuffle_deal
 from gaple.presets import ruleset
 from gaple.render import HALF, hand_svg, line_svg, state_svg, table_svg, tile_svg
 from gaple.simulate import random_hand
-from gaple.state import new_hand
-from gaple.tiles import Tile
+from gaple.state import State, apply, new_hand, parse_move
+from gaple.tiles import Tile, parse_tiles
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -37,7 +37,7 @@ def _title(svg: str) -> str:
 
 
 def _dominoes(svg: str) -> list[ET.Element]:
-    return [g for g in _parse(svg).iter(f"{SVG}g") if g.get("class") == "domino"]
+    return [g for g in _parse(svg).iter(f"{SVG}g") if "domino" in (g.get("class") or "").split()]
 
 
 @given(st.integers(0, 9), st.integers(0, 9))
@@ -167,3 +167,102 @@ def test_a_long_line_continues_on_the_next_row_in_order() -> None:
     assert rows[10] > rows[0]
     assert [g.get("data-tile") for g in _dominoes(svg)][:3] == ["0-1", "1-2", "2-3"]
     assert "open ends 0 (left) and 0 (right)" in _title(svg)
+
+
+def _end_labels(svg: str) -> list[ET.Element]:
+    return [t for t in _parse(svg).iter(f"{SVG}text") if t.get("class") == "end"]
+
+
+def test_each_end_label_sits_by_its_tile_when_the_line_wraps() -> None:
+    # Eleven non-doubles 0-1 1-2 ... 3-4 (ends 0 and 4): ten fill the first row (10 x 72 = 720
+    # units), the eleventh lies alone at the start of the second, from x = 4 to 72. Under the
+    # last row at the picture's right edge (x = 720) the right end's label would sit ten tiles
+    # away from 3-4: it ends under that tile instead, at max(72, 4 + 100) = 104, the room the
+    # label needs. The left end's tile is the first of the first row, so its label goes above
+    # that row rather than under the last one.
+    svg = line_svg([(i % 7, (i + 1) % 7) for i in range(11)])
+    left, right = _end_labels(svg)
+    assert (left.text, right.text) == ("◀ left end 0", "right end 4 ▶")
+    tops = [float(rect.get("y", "0")) for g in _dominoes(svg) for rect in g.iter(f"{SVG}rect")]
+    assert float(left.get("y", "0")) < tops[0]
+    assert float(right.get("y", "0")) > tops[-1] + HALF
+    assert float(right.get("x", "0")) == 104
+    assert right.get("text-anchor") == "end"
+
+
+def test_a_line_in_one_row_keeps_both_labels_under_it() -> None:
+    # Two tiles, 144 units, in the 260-unit minimum width: both labels under the row, the right
+    # one at the right edge, 260 - 4 = 256.
+    left, right = _end_labels(line_svg([(6, 5), (5, 2)]))
+    assert left.get("y") == right.get("y")
+    assert float(right.get("x", "0")) == 256
+
+
+def test_every_tile_carries_a_title_naming_it() -> None:
+    # The line 6-5 5-5 of E002-1: each tile's own title names it low half first.
+    svg = line_svg([(6, 5), (5, 5)])
+    titles = [g.find(f"{SVG}title") for g in _dominoes(svg)]
+    assert [t.text for t in titles if t is not None] == ["5-6", "5-5"]
+
+
+def _stuck() -> State:
+    # pagat-4x7 dealt in order: seat 0 holds the seven blanks and leads 0-0; seat 1 holds
+    # 1-1 1-2 1-3 1-4 1-5 1-6 2-2, none with a blank, so it is stuck and discards 1-1.
+    tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+    hands = tuple(tuple(tiles[7 * seat : 7 * seat + 7]) for seat in range(4))
+    state = new_hand(ruleset("pagat-4x7"), Deal(hands))
+    return apply(apply(state, parse_move("lead 0-0"), 0), parse_move("discard 1-1"), 1)
+
+
+def _captions(svg: str) -> list[str]:
+    return [t.text or "" for t in _parse(svg).iter(f"{SVG}text") if t.get("class") == "caption"]
+
+
+def test_a_revealed_position_writes_every_tile_and_lays_discards_face_up() -> None:
+    # 28 tiles: 0-0 in the line, 1-1 discarded, 26 in hands. Revealed, all 28 are drawn face
+    # up with their halves written under them; 1-1 is marked as a discard, after the word.
+    svg = state_svg(_stuck(), reveal=True)
+    assert len(_dominoes(svg)) == 28
+    assert 'data-face-down="1"' not in svg
+    assert sorted(_captions(svg)) == sorted(str(t) for t in _all_tiles())
+    discards = [g for g in _dominoes(svg) if "discard" in (g.get("class") or "").split()]
+    assert [g.get("data-tile") for g in discards] == ["1-1"]
+    assert ">discarded</text>" in svg
+    # At the table the same discard lies face down, and nothing is written under the tiles.
+    plain = state_svg(_stuck())
+    assert plain.count('data-face-down="1"') == 1
+    assert _captions(plain) == []
+
+
+def _all_tiles() -> list[Tile]:
+    return [Tile(a, b) for a in range(7) for b in range(a, 7)]
+
+
+def test_the_tiles_at_issue_are_outlined() -> None:
+    # 1-1 (a discard) and 0-0 (in the line) marked: each gets an outline, no other tile does.
+    svg = state_svg(_stuck(), reveal=True, marked=[Tile(1, 1), Tile(0, 0)])
+    marked = [
+        str(g.get("data-tile")) for g in _dominoes(svg) if "at-issue" in str(g.get("class")).split()
+    ]
+    assert sorted(marked) == ["0-0", "1-1"]
+    outlines = [r for r in _parse(svg).iter(f"{SVG}rect") if r.get("class") == "issue"]
+    assert len(outlines) == 2
+
+
+def test_a_caption_reads_as_the_tile_lies_in_the_line() -> None:
+    rules = ruleset("domino4d")
+    hands = tuple(
+        tuple(parse_tiles(text))
+        for text in (
+            "0-0 2-3 2-4 2-5 2-6 3-3 3-4",
+            "0-1 1-1 1-2 1-3 1-4 1-5 1-6",
+            "0-2 0-3 0-4 0-5 0-6 2-2 3-5",
+            "3-6 4-4 4-5 4-6 5-5 5-6 6-6",
+        )
+    )
+    # domino4d: seat 0 holds 0-0 and leads it; seat 1 lays 1-0 on the left, so the line
+    # reads 1-0 0-0 and the caption of that tile is 1-0.
+    state = apply(new_hand(rules, Deal(hands)), parse_move("lead 0-0"), 0)
+    state = apply(state, parse_move("place 0-1 left"), 1)
+    assert state.line == ((1, 0), (0, 0))
+    assert _captions(state_svg(state, reveal=True))[:2] == ["1-0", "0-0"]

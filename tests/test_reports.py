@@ -6,6 +6,7 @@ test_report_browser.py). Expected values are reasoned by hand from small reports
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 import shlex
@@ -27,6 +28,7 @@ from gaple.io import state_to_json
 from gaple.presets import ruleset
 from gaple.state import apply, new_hand, parse_move
 from gaple.tiles import Tile
+from test_render import _stuck
 
 JSON = Any
 ROOT = Path(__file__).resolve().parent.parent
@@ -287,7 +289,8 @@ def inert(page: str, docs: str) -> None:
     assert "<img" not in page.lower()
     assert not re.search(r"\son\w+\s*=", page), "an event handler attribute"
     for address in re.findall(r'(?:href|src)="([^"]*)"', page):
-        assert address.startswith(docs), address
+        # The docs, or a group of failures on the page itself (an anchor the writer numbers).
+        assert address.startswith(docs) or re.fullmatch(r"#e\d+-[fe]\d+", address), address
     assert "url(" not in page
 
 
@@ -345,3 +348,120 @@ def test_the_ci_workflow_runs_commands_that_parse_and_keeps_what_they_write() ->
     assert sorted(kept) == sorted(str(path) for path in (run.report, run.junit, summary.html))
     guide = (ROOT / "docs/guide/reports.rst").read_text()
     assert ".. literalinclude:: ../../examples/ci/github-actions.yml" in guide
+
+
+def _sections(page: str) -> list[str]:
+    """The opening tags of the sections of failures and errors, in page order."""
+    return re.findall(r'<section class="failure[^>]*>', page)
+
+
+def test_identical_failures_form_one_group_that_the_matrix_links_to(tmp_path: Path) -> None:
+    # c2, c5 and c6 break play.match-end in the field line: one group of 3, shown by c2 and
+    # listing c5 and c6. c7 breaks the same rule in the field ends: a group of its own. So
+    # the matrix counts 4 failures under play.match-end, linked to the first of its groups.
+    same = [_failed(case, ["play.match-end"]) for case in ("c2", "c5", "c6")]
+    other = {**_failed("c7", ["play.match-end"]), "field": "ends"}
+    cases = [*same, other]
+    report = _write(tmp_path / "r.jsonl", [_header(), *cases, _footer(cases)])
+    page = matrix_html([read_report(report)])
+    sections = _sections(page)
+    assert len(sections) == 2
+    assert 'id="e1-f1"' in sections[0]
+    assert 'data-case="c2"' in sections[0]
+    assert 'data-count="3"' in sections[0]
+    assert 'data-case="c7"' in sections[1]
+    assert 'data-count="1"' in sections[1]
+    assert "The same in 2 more: <code>c5</code>, <code>c6</code>" in page
+    assert "(4 cases in 2 groups)" in page
+    cell = '<td class="failed n" data-engine="1" data-status="failed"><a href="#e1-f1">4</a></td>'
+    assert cell in page
+    assert page.count(cell) == 2  # the rule's row and the row of all cases
+
+
+def test_errors_with_one_message_form_one_group(tmp_path: Path) -> None:
+    # c1 and c3 crashed alike, c2 timed out: two groups; tiles.set's errored cell (all three
+    # exercise it) links to the first.
+    cases = [
+        _case("c1", "errored", ["tiles.set"], message="crashed"),
+        _case("c2", "errored", ["tiles.set"], message="timed out"),
+        _case("c3", "errored", ["tiles.set"], message="crashed"),
+    ]
+    report = _write(tmp_path / "r.jsonl", [_header(), *cases, _footer(cases)])
+    page = matrix_html([read_report(report)])
+    sections = _sections(page)
+    assert len(sections) == 2
+    assert 'data-case="c1"' in sections[0]
+    assert 'data-count="2"' in sections[0]
+    assert "The same in 1 more: <code>c3</code>" in page
+    assert '<a href="#e1-e1">3</a>' in page
+
+
+def _record(case: str, **fields: JSON) -> dict[str, JSON]:
+    return {**_failed(case, ["play.match-end"]), **fields}
+
+
+NAMED = [
+    # A count compared in the result after a 30-step hand: no action was being judged.
+    (
+        _record("r", rule="score.count", step=30, seat=None, action=None, field="counts"),
+        "r: in the result: counts [score.count]",
+    ),
+    # The legal moves of the position step 3 left, not a fault of step 3's move.
+    (
+        _record("l", step=3, seat=1, action="place 3-5 left", field="legal"),
+        "l: in the position after step 3 (seat 1: place 3-5 left): legal [play.match-end]",
+    ),
+    # Step 3's move itself, accepted where the spec refuses it.
+    (
+        _record("v", step=3, seat=1, action="place 3-5 left", field="verdict"),
+        "v: at step 3 (seat 1: place 3-5 left): verdict [play.match-end]",
+    ),
+    # The position dealt, before any step.
+    (
+        _record("d", rule="turn.order", step=0, seat=None, action=None, field="to_act"),
+        "d: in the position dealt: to_act [turn.order]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("record", "name"), NAMED, ids=[r["case"] for r, _ in NAMED])
+def test_the_terminal_and_the_page_name_a_failure_alike(
+    tmp_path: Path, record: dict[str, JSON], name: str
+) -> None:
+    outcome = CaseOutcome(
+        case=record["case"],
+        topic="play",
+        status="failed",
+        seconds=0.1,
+        rule=record["rule"],
+        step=record["step"],
+        seat=record["seat"],
+        action=record["action"],
+        difference=Difference(record["field"], record["rule"], [1], [2]),
+    )
+    assert outcome.describe() == f"{name}: expected [1], got [2]"
+    report = _write(tmp_path / "r.jsonl", [_header(), record, _footer([record])])
+    page = matrix_html([read_report(report)])
+    assert f'<p class="example">First: {html.escape(name)}</p>' in page
+
+
+def test_the_picture_shows_discards_face_up_and_outlines_the_tiles_at_issue(
+    tmp_path: Path,
+) -> None:
+    # Seat 1's discard 1-1 lies face up among the tiles, marked as discarded. The failure is
+    # of step 2's verdict on "discard 1-1", so 1-1 is the tile at issue; a count failure of
+    # the double-blank rule also turns on 0-0, wherever it lies (here in the line).
+    step = _record("s", step=2, seat=1, action="discard 1-1", field="verdict")
+    count = _record("c", rule="score.double-blank-25", step=2, seat=None, action=None)
+    count["field"] = "counts"
+    # The position of test_render's _stuck: after lead 0-0, seat 1 (no blank) discarded 1-1.
+    cases = [{**case, "position": state_to_json(_stuck())} for case in (step, count)]
+    report = _write(tmp_path / "r.jsonl", [_header(), *cases, _footer(cases)])
+    page = matrix_html([read_report(report)])
+    assert "data-face-down" not in page
+    assert page.count('<g class="domino discard at-issue" data-tile="1-1">') == 1
+    assert page.count('<g class="domino discard" data-tile="1-1">') == 1
+    assert page.count("<title>1-1, discarded, at issue</title>") == 1
+    assert page.count('<g class="domino at-issue" data-tile="0-0">') == 1
+    assert '<p class="at-issue">At issue (outlined): 1-1</p>' in page
+    assert '<p class="at-issue">At issue (outlined): 0-0</p>' in page

@@ -18,6 +18,7 @@ from gaple.result import (
     HandResult,
     InvalidPosition,
     count_tiles,
+    ending_text,
     format_result,
     make_position,
     rank_key,
@@ -152,6 +153,18 @@ def test_going_out_by_placing_names_the_tile() -> None:
     assert notes(result(**E_OUT), "end.out") == ["seat 1 went out (placing 1-5, its last tile)"]
 
 
+def test_going_out_by_a_discard_names_the_tile_when_the_history_knows_it() -> None:
+    # E discarded 1-5 instead of placing it: 1-5 is not in the line, whose ends stay 0 and 0.
+    # The position keeps E's discards sorted, so only a caller with the history can say which
+    # was last; without it the text says so without a tile.
+    out = position(**{**E_OUT, "discards": ["", "1-5", "", ""], "ends": (0, 0), "closing": None})
+    assert ending_text(out, Tile(1, 5)) == "seat 1 went out (discarding 1-5, its last tile)"
+    assert ending_text(out) == "seat 1 went out (discarding its last tile)"
+    assert notes(score_position(out), "end.out") == [ending_text(out)]
+    with pytest.raises(ValueError, match="only a hand that a seat went out of"):
+        ending_text(position())
+
+
 def test_count_and_rank_notes_of_an_empty_seat_and_of_tied_counts() -> None:
     res = result(**E_OUT)
     # N 1-1 (2) + 1-3 (4) = 6; E none; S 2-4 = 6; W 2-3 = 5.
@@ -163,8 +176,8 @@ def test_count_and_rank_notes_of_an_empty_seat_and_of_tied_counts() -> None:
     ]
     # E (0, empty) first, W (5), then the 6s by lowest tile: N's 1-1 (2 pips) before S's 2-4.
     assert notes(res, "score.rank") == [
-        "ranking: seat 1 (0, no tiles); seat 3 (5, lowest tile 5 pips, end 2); "
-        "seat 0 (6, lowest tile 2 pips, end 1); seat 2 (6, lowest tile 6 pips, end 2)"
+        "ranking: seat 1 (0, no tiles); seat 3 (5, lowest tile 5 pips, low half 2); "
+        "seat 0 (6, lowest tile 2 pips, low half 1); seat 2 (6, lowest tile 6 pips, low half 2)"
     ]
 
 

@@ -1,6 +1,7 @@
 """The package as a new user gets it: the wheel, built from this tree and installed with the
 ``conformance`` extra into a fresh virtual environment (no access to the source tree), runs
-the commands of the package-index README and the example pytest project."""
+the commands of the package-index README, the bundled example engine and the example pytest
+project."""
 
 from __future__ import annotations
 
@@ -60,6 +61,11 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     groups = ("open", "play", "turns", "score", "suwiki")
     assert {f"gaple/conformance/scenario_data/{group}.toml" for group in groups} <= names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    # The example engine is the very files of examples/engine/, not a second copy.
+    with zipfile.ZipFile(wheel) as archive:
+        for name in ("adapter.py", "gaple_engine.py"):
+            shipped = archive.read(f"gaple/example_engine/{name}")
+            assert shipped == (EXAMPLES / "engine" / name).read_bytes()
 
     env_dir = tmp_path / "venv"
     run(sys.executable, "-m", "venv", env_dir, cwd=tmp_path)
@@ -70,10 +76,12 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     assert where.startswith(str(env_dir)), f"gaple imported from {where}, not the wheel"
 
     assert run(gaple, "--version", cwd=tmp_path).startswith("gaple 0.1.0 (vectors: case format 1")
-    engine = shlex.join([str(python), str(EXAMPLES / "engine" / "adapter.py")])
+    # The example engine from the wheel alone (run from tmp_path: the source tree is not read).
+    engine = shlex.join([str(gaple), "conformance", "example-engine"])
     report = run(gaple, "conformance", "run", "--validate", "--impl", engine, cwd=tmp_path)
     # The example engine conforms (make run shows it); --validate needs jsonschema, which the
     # extra brings.
+    assert "engine example-engine 1.0" in report
     assert "CONFORMS" in report
     # The fuzzer needs Hypothesis, also from the extra; status 0: 20 hands, no disagreement.
     run(

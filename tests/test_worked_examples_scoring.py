@@ -132,8 +132,8 @@ def test_e001_2_pagat_id_lowest_tile_breaks_a_tie() -> None:
 def test_e001_3_pagat_id_lowest_end_of_the_lowest_tile_breaks_the_next_tie() -> None:
     # All count 10: A [2-2][1-5] = 4 + 6; B [1-3][3-3] = 4 + 6; C [6-4] = 10; D [0-5][2-3].
     # Lowest tiles by pips: A [2-2] (4), B [1-3] (4), C [4-6] (10), D [0-5] (5). A and B tie on
-    # 4 pips; B's lowest tile has end 1 < A's 2, so B wins "because of [1-3]". A's [1-5] also
-    # has an end 1, which must not count: only the lowest tile's end does (research C13).
+    # 4 pips; B's lowest tile has low half 1 < A's 2, so B wins "because of [1-3]". A's [1-5] also
+    # has a 1, which must not count: only the lowest tile's low half does (research C13).
     sets = [parse_tiles(h) for h in ("2-2 1-5", "1-3 3-3", "6-4", "0-5 2-3")]
     assert rank_key(sets[B]) < rank_key(sets[A]) < rank_key(sets[D]) < rank_key(sets[C])
     # As a blocked hand: D's [0-5] was discarded face down, so it still counts and still takes

@@ -44,7 +44,7 @@ import json
 import pkgutil
 import posixpath
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
@@ -505,14 +505,23 @@ def _namespace(directive: SphinxDirective) -> dict[str, Any]:
     """The page's Python namespace, after running every doctest above ``directive``.
 
     The doctests, worked examples and diagrams of a page share it, in page order, so a
-    picture can show the state that the doctest above it built.
+    picture can show the state that the doctest above it built. A doctest with ``:hide:`` (a
+    comment node, kept out of the page) counts too: a page for players draws from it.
     """
     namespace = cast("dict[str, Any]", directive.env.temp_data.setdefault(_NAMESPACE_KEY, {}))
-    for node in directive.state.document.findall(nodes.literal_block):
-        if node.get("testnodetype") == "doctest" and not node.get("gaple_ran"):
+    for node in _doctest_blocks(directive.state.document):
+        if not node.get("gaple_ran"):
             _run_doctest(node.astext(), namespace)
             node["gaple_ran"] = True
     return namespace
+
+
+def _doctest_blocks(document: nodes.document) -> Iterator[nodes.Element]:
+    """The doctests of a page in page order, shown (literal blocks) or hidden (comments)."""
+    for node in document.findall(nodes.Element):
+        shown_or_hidden = isinstance(node, nodes.literal_block | nodes.comment)
+        if shown_or_hidden and node.get("testnodetype") == "doctest":
+            yield node
 
 
 def _evaluate(code: str, namespace: dict[str, Any]) -> Any:

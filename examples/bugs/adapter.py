@@ -21,6 +21,7 @@ from gaple_engine import Game
 
 from bugs import (
     blocked_on_first_pass,
+    discards_kill_doubles,
     discards_not_counted,
     first_dead_double_only,
     opener_ignored,
@@ -28,7 +29,9 @@ from bugs import (
     play_after_end,
     rank_ignores_low_end,
     tie_not_replayed,
+    tie_on_pips,
     ties_by_seat,
+    top_closing_skips_dead,
     wrong_end,
 )
 
@@ -47,6 +50,11 @@ BUGS: dict[str, tuple[type[Game], str]] = {
     "tie-not-replayed": (tie_not_replayed.Engine, tie_not_replayed.RULE),
     "first-dead-double-only": (first_dead_double_only.Engine, first_dead_double_only.RULE),
     "rank-ignores-low-end": (rank_ignores_low_end.Engine, rank_ignores_low_end.RULE),
+    # Rare combinations of two situations: each changes about 1 random hand in 1,000, and only
+    # under one option value (its module's docstring names it).
+    "top-closing-skips-dead": (top_closing_skips_dead.Engine, top_closing_skips_dead.RULE),
+    "discards-kill-doubles": (discards_kill_doubles.Engine, discards_kill_doubles.RULE),
+    "tie-on-pips": (tie_on_pips.Engine, tie_on_pips.RULE),
 }
 """Every seeded bug: its engine class and the rule ID it breaks."""
 

@@ -188,8 +188,8 @@ RULES: dict[str, Rule] = _rules(
     (
         "score.rank",
         "The lowest count wins the hand; between equal counts, the seat whose lowest tile has "
-        "the fewest pips, then the seat whose lowest tile has the lower end; a seat with no "
-        "tiles ranks first.",
+        "the fewest pips, then the seat whose lowest tile has the smaller low half (the lower of "
+        "its two numbers); a seat with no tiles ranks first.",
         ("PAGAT", "PAGAT-ID", "BLOCK100", "CHIPS"),
     ),
     (

@@ -8,7 +8,10 @@ picture is readable without sight and its content can be checked as text.
 A tile is drawn as two square halves with pips laid out as on a real domino (values up to 9;
 higher values are written as numerals). In the line, tiles lie end to end from left to right
 with the touching halves equal, and a double stands crosswise as it is laid at the table; the
-two open ends are labelled under the line.
+two open ends are labelled under the line. Each tile carries its own ``<title>`` naming its
+halves. For a reader checking a position rather than a player at the table, :func:`state_svg`
+can also write each tile's halves under it, lay the discards face up (marked as discards) and
+outline the tiles at issue.
 
 >>> from gaple.tiles import Tile
 >>> svg = line_svg([(6, 5), (5, 5)])
@@ -18,8 +21,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from html import escape
+
+from attrs import frozen
 
 from gaple.state import State
 from gaple.tiles import Tile
@@ -32,7 +37,12 @@ GAP = 4
 """Space between neighbouring tiles."""
 LABEL = 18
 """Height of one line of text."""
+_END_LABEL = 100.0
+"""Room one end label takes at the pictures' 13 px font ("right end 6 ▶")."""
+CAPTION = 14
+"""Height of the halves written under a tile, when they are."""
 _MIN_WIDTH = 260.0
+"""The narrowest line picture: room for both end labels side by side under a short line."""
 LINE_WIDTH = 10 * (2 * HALF + GAP)
 """Width of one row of the line: ten tiles lying lengthwise."""
 
@@ -74,6 +84,11 @@ _STYLE = (
     ".bar{stroke:#2b2b2b;stroke-width:1}"
     ".pip{fill:#2b2b2b}"
     ".face-down{fill:#5b6b7a;stroke:#2b2b2b;stroke-width:1.5}"
+    ".discard .tile{fill:#e6e1d3;stroke-dasharray:5 3}"
+    ".issue{fill:none;stroke:#d9480f;stroke-width:3.5}"
+    ".caption{font-size:12px;text-anchor:middle}"
+    ".at-issue .caption{fill:#d9480f;font-weight:bold}"
+    ".discards{font-style:italic;fill:#555}"
     "text{font-family:sans-serif;font-size:13px;fill:#2b2b2b}"
     ".num{font-size:14px;font-weight:bold;text-anchor:middle;dominant-baseline:central}"
     ".end{fill:#b3261e;font-weight:bold}"
@@ -92,9 +107,41 @@ def _half(x: float, y: float, value: int) -> str:
     return f'<text class="num" x="{x + HALF / 2:g}" y="{y + HALF / 2:g}">{value}</text>'
 
 
-def _tile(x: float, y: float, first: int, second: int, *, upright: bool) -> str:
-    """A tile at (x, y): ``first`` on the left (or top when upright), ``second`` after it."""
+@frozen
+class _Look:
+    """How tiles are drawn: for the table (the default), or for a reader checking a position."""
+
+    reveal: bool = False
+    """Write each tile's halves under it and lay discards face up, marked as discards."""
+    marked: frozenset[Tile] = frozenset()
+    """Tiles at issue, outlined."""
+
+    @property
+    def caption(self) -> float:
+        """Height added under a row of tiles for the halves written there."""
+        return CAPTION if self.reveal else 0
+
+
+_TABLE = _Look()
+
+
+def _tile(
+    x: float,
+    y: float,
+    first: int,
+    second: int,
+    *,
+    upright: bool,
+    look: _Look = _TABLE,
+    discard: bool = False,
+) -> str:
+    """A tile at (x, y): ``first`` on the left (or top when upright), ``second`` after it;
+    when the look reveals, its halves are written under it (at the foot of its row, whose
+    height the caller gives room for)."""
     width, height = (HALF, 2 * HALF) if upright else (2 * HALF, HALF)
+    tile = Tile(first, second)
+    at_issue = tile in look.marked
+    name = f"{tile}" + (", discarded" if discard else "") + (", at issue" if at_issue else "")
     if upright:
         bar = f'<line class="bar" x1="{x + 4:g}" y1="{y + HALF:g}" x2="{x + HALF - 4:g}" '
         bar += f'y2="{y + HALF:g}"/>'
@@ -103,11 +150,25 @@ def _tile(x: float, y: float, first: int, second: int, *, upright: bool) -> str:
         bar = f'<line class="bar" x1="{x + HALF:g}" y1="{y + 4:g}" x2="{x + HALF:g}" '
         bar += f'y2="{y + HALF - 4:g}"/>'
         halves = _half(x, y, first) + _half(x + HALF, y, second)
-    return (
-        f'<g class="domino" data-tile="{min(first, second)}-{max(first, second)}">'
-        f'<rect class="tile" x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" rx="4"/>'
-        f"{bar}{halves}</g>"
-    )
+    extra = (" discard" if discard else "") + (" at-issue" if at_issue else "")
+    parts = [
+        f'<g class="domino{extra}" data-tile="{tile}"><title>{escape(name)}</title>',
+        f'<rect class="tile" x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" rx="4"/>',
+        bar,
+        halves,
+    ]
+    if at_issue:
+        parts.append(
+            f'<rect class="issue" x="{x - 3:g}" y="{y - 3:g}" width="{width + 6:g}" '
+            f'height="{height + 6:g}" rx="6"/>'
+        )
+    if look.reveal:
+        # All captions of a row on one baseline: a tile lying lengthwise sits half a half
+        # below the top of its row, centred on the doubles standing across it.
+        foot = y + (2 * HALF if upright else 1.5 * HALF) + CAPTION - 2
+        # As drawn: in the line a tile reads as it was laid, 4-0 where the move said 0-4.
+        parts.append(_text(x + width / 2, foot, f"{first}-{second}", "caption"))
+    return "".join(parts) + "</g>"
 
 
 def _face_down(x: float, y: float) -> str:
@@ -142,35 +203,64 @@ def tile_svg(tile: Tile) -> str:
     return _document(2 * HALF + 2 * pad, HALF + 2 * pad, f"Tile {tile}", body)
 
 
-def _line_body(line: Sequence[tuple[int, int]], top: float) -> tuple[str, float, float]:
+def _rows(line: Sequence[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The line cut into rows of at most :data:`LINE_WIDTH`, as a long line turns at the edge
+    of the table."""
+    rows: list[list[tuple[int, int]]] = [[]]
+    used = 0
+    for left, right in line:
+        size = (HALF if left == right else 2 * HALF) + GAP
+        if rows[-1] and used + size - GAP > LINE_WIDTH:
+            rows.append([])
+            used = 0
+        rows[-1].append((left, right))
+        used += size
+    return rows
+
+
+def _line_body(
+    line: Sequence[tuple[int, int]], top: float, look: _Look = _TABLE
+) -> tuple[str, float, float]:
     """The line laid out from x = GAP at height ``top``: (SVG, width used, height used).
 
-    A line longer than :data:`LINE_WIDTH` continues on the next row, as a long line turns at
-    the edge of the table; it is still read left to right, row after row.
+    A line longer than :data:`LINE_WIDTH` continues on the next row; it is still read left to
+    right, row after row. Each end's label sits by its own tile: under the line when it fits
+    in one row, else the left end's above the first row and the right end's under the last
+    tile.
     """
     if not line:
         text = _text(GAP, top + HALF, "Empty table: the opener leads.")
         return text, _MIN_WIDTH, 2 * HALF
+    rows = _rows(line)
+    left_label = f"◀ left end {line[0][0]}"
     parts: list[str] = []
-    row_height = 2 * HALF + GAP
-    x, y, widest = float(GAP), top, 0.0
-    for left, right in line:
-        size = HALF if left == right else 2 * HALF
-        if x + size > GAP + LINE_WIDTH:
-            widest, x, y = max(widest, x), float(GAP), y + row_height
-        if left == right:
-            parts.append(_tile(x, y, left, right, upright=True))
-        else:
-            parts.append(_tile(x, y + HALF / 2, left, right, upright=False))
-        x += size + GAP
-    # A short line still leaves room for both end labels side by side.
-    width = max(widest, x, _MIN_WIDTH)
-    below = y + 2 * HALF + LABEL
-    parts.append(_text(GAP, below, f"◀ left end {line[0][0]}", "end"))
-    right_label = f"right end {line[-1][1]} ▶"
+    y = top
+    if len(rows) > 1:
+        parts.append(_text(GAP, top + LABEL - 4, left_label, "end"))
+        y += LABEL
+    widest = 0.0
+    for row in rows:
+        x = float(GAP)
+        for left, right in row:
+            if left == right:
+                parts.append(_tile(x, y, left, right, upright=True, look=look))
+                x += HALF + GAP
+            else:
+                parts.append(_tile(x, y + HALF / 2, left, right, upright=False, look=look))
+                x += 2 * HALF + GAP
+        widest = max(widest, x)
+        y += 2 * HALF + look.caption + GAP
+    below = y - GAP + LABEL
+    # One row: both labels side by side under it, which a short line still leaves room for.
+    width = max(widest, _MIN_WIDTH)
+    if len(rows) == 1:
+        parts.append(_text(GAP, below, left_label, "end"))
+        right_at = width - GAP
+    else:
+        right_at = max(x - GAP, GAP + _END_LABEL)
     parts.append(
-        f'<text class="end" x="{width - GAP:g}" y="{below:g}" text-anchor="end">'
-        f"{escape(right_label)}</text>"
+        f'<text class="end" x="{right_at:g}" y="{below:g}" text-anchor="end">'
+        f"{escape(f'right end {line[-1][1]} ▶')}</text>"
     )
     return "".join(parts), width, below - top + 6
 
@@ -193,19 +283,35 @@ def line_svg(line: Sequence[tuple[int, int]]) -> str:
 
 
 def _hand_row(
-    x: float, y: float, label: str, tiles: Sequence[Tile], discards: int | Sequence[Tile]
+    x: float,
+    y: float,
+    label: str,
+    tiles: Sequence[Tile],
+    discards: int | Sequence[Tile],
+    *,
+    look: _Look = _TABLE,
 ) -> tuple[str, float]:
-    """One labelled row of upright tiles, then discards face down; returns (SVG, width)."""
+    """One labelled row of upright tiles, then the discards: face down, or face up after the
+    word "discarded" when the look reveals them (and they are known); returns (SVG, width)."""
     parts = [_text(x, y + LABEL - 4, label)]
     cursor = x
     top = y + LABEL
     for tile in tiles:
-        parts.append(_tile(cursor, top, tile.low, tile.high, upright=True))
+        parts.append(_tile(cursor, top, tile.low, tile.high, upright=True, look=look))
         cursor += HALF + GAP
     hidden = discards if isinstance(discards, int) else len(discards)
     if not tiles and not hidden:
         parts.append(_text(cursor, top + HALF, "(no tiles left)"))
-    if hidden:
+    if hidden and look.reveal and not isinstance(discards, int):
+        # Past the seat's label, which the word above the discards must not overrun.
+        cursor = max(cursor + 3 * GAP, x + 8 * len(label))
+        parts.append(_text(cursor, y + LABEL - 4, "discarded", "discards"))
+        for tile in discards:
+            parts.append(
+                _tile(cursor, top, tile.low, tile.high, upright=True, look=look, discard=True)
+            )
+            cursor += HALF + GAP
+    elif hidden:
         cursor += 2 * GAP
         for _ in range(hidden):
             parts.append(_face_down(cursor, top))
@@ -244,6 +350,7 @@ def _table(
     hands: Sequence[tuple[str, Sequence[Tile]]],
     discards: Sequence[int | Sequence[Tile]],
     ends: tuple[int, int] | None = None,
+    look: _Look = _TABLE,
 ) -> str:
     """The line (``None``: leave it out, or name only its ``ends``) above one row per hand."""
     marks = list(discards) or [0] * len(hands)
@@ -255,7 +362,7 @@ def _table(
     width = _MIN_WIDTH
     y = float(GAP)
     if line is not None:
-        body, used_width, used_height = _line_body(line, y)
+        body, used_width, used_height = _line_body(line, y, look)
         parts.append(body)
         titles.append(_line_title(line))
         width = max(width, used_width)
@@ -266,16 +373,17 @@ def _table(
         titles.append(note)
         y += LABEL + GAP
     pairs = list(zip(hands, marks, strict=True))
-    rows = [_hand_row(0, 0, label, tiles, down) for (label, tiles), down in pairs]
+    rows = [_hand_row(0, 0, label, tiles, down, look=look) for (label, tiles), down in pairs]
     titles.extend(_describe(label, tiles, down) for (label, tiles), down in pairs)
     # Four or more hands sit two to a row, as round a table, so the picture stays compact.
     columns = 2 if len(rows) >= 4 else 1
     column = max((row_width for _, row_width in rows), default=0) + 4 * GAP
+    row = _ROW + look.caption
     for i, (body, _) in enumerate(rows):
         x = GAP + (i % columns) * column
-        parts.append(f'<g transform="translate({x:g},{y + (i // columns) * _ROW:g})">{body}</g>')
+        parts.append(f'<g transform="translate({x:g},{y + (i // columns) * row:g})">{body}</g>')
     width = max(width, columns * column)
-    y += -(-len(rows) // columns) * _ROW
+    y += -(-len(rows) // columns) * row
     return _document(width + GAP, y + GAP, ". ".join(titles) or "Nothing", "".join(parts))
 
 
@@ -303,11 +411,20 @@ def table_svg(
     return _table(line or None, hands, discards, ends)
 
 
-def state_svg(state: State, labels: Sequence[str] = ()) -> str:
+def state_svg(
+    state: State,
+    labels: Sequence[str] = (),
+    *,
+    reveal: bool = False,
+    marked: Collection[Tile] = (),
+) -> str:
     """A moment of a hand: the line with its ends, then every seat's hand and discards.
 
     The seat to act is marked with an arrow; once the hand is over, the seat that went out
-    is marked. ``labels`` replaces the default ``Seat 0``, ``Seat 1``... names.
+    is marked. ``labels`` replaces the default ``Seat 0``, ``Seat 1``... names. The discards
+    lie face down as at the table, unless ``reveal`` (for a report, whose reader checks the
+    position): then they lie face up after the word "discarded", and every tile has its
+    halves written under it. The tiles in ``marked`` (the tiles at issue) are outlined.
 
     Raises:
         ValueError: ``labels`` is given but does not name every seat.
@@ -323,4 +440,4 @@ def state_svg(state: State, labels: Sequence[str] = ()) -> str:
             mark = " (went out)"
         rows.append((f"{name}{mark}", state.hand(seat)))
     downs = [state.discards(seat) for seat in range(state.rules.players)]
-    return _table(state.line, rows, downs)
+    return _table(state.line, rows, downs, look=_Look(reveal, frozenset(marked)))

@@ -50,12 +50,14 @@ __all__ = [
     "Note",
     "Position",
     "count_tiles",
+    "ending_text",
     "format_result",
     "hand_result",
     "make_position",
     "position_of",
     "rank_key",
     "rank_seats",
+    "result_of",
     "score_position",
     "settle_counts",
 ]
@@ -98,9 +100,9 @@ def count_tiles(tiles: Iterable[Tile], *, double_blank_25: bool = False) -> int:
 def rank_key(tiles: Iterable[Tile], *, double_blank_25: bool = False) -> tuple[int, int, int, int]:
     """The ranking key of a scoring set (rule ``score.rank``); the lowest key wins.
 
-    (count, 0 for an empty set else 1, pips of the lowest tile, low end of that tile), the
-    lowest tile being the least by (pips, low end), in natural pips. Distinct tiles never share
-    both pips and low end, so two non-empty sets never share a key.
+    (count, 0 for an empty set else 1, pips of the lowest tile, low half of that tile), the
+    lowest tile being the least by (pips, low half), in natural pips. Distinct tiles never share
+    both pips and low half, so two non-empty sets never share a key.
 
     >>> rank_key([Tile(2, 2), Tile(1, 5)]) > rank_key([Tile(1, 3), Tile(3, 3)])
     True
@@ -202,9 +204,13 @@ def hand_result(state: State) -> HandResult:
 def score_position(pos: Position) -> HandResult:
     """Count every seat, rank them, find the winner and settle the points
     (:func:`gaple.reference.scoring.reckon`), with the notes worded from its facts."""
-    reckoning = reckon(pos)
+    return result_of(reckon(pos))
+
+
+def result_of(reckoning: Reckoning) -> HandResult:
+    """The result of a reckoned hand, with the notes worded from the reckoning's facts."""
     return HandResult(
-        position=pos,
+        position=reckoning.position,
         counts=tuple(c.count for c in reckoning.counts),
         ranking=tuple(entry.seat for entry in reckoning.ranking),
         winner=reckoning.winner,
@@ -249,14 +255,30 @@ def _seats(seats: Iterable[int]) -> str:
 
 def _ending_note(pos: Position) -> Note:
     if pos.ending is Ending.OUT:
-        how = f"placing {pos.closing}" if pos.closing is not None else "discarding"
-        return Note("end.out", f"seat {pos.out_seat} went out ({how}, its last tile)")
+        return Note("end.out", ending_text(pos))
     who = "unknown" if pos.blocker is None else f"seat {pos.blocker}"
     return Note(
         "end.blocked",
         f"blocked: no seat can place on ends {pos.ends[0]} and {pos.ends[1]}; last tile "
         f"placed by {who}",
     )
+
+
+def ending_text(pos: Position, discarded: Tile | None = None) -> str:
+    """How a seat went out (rule ``end.out``), naming its last tile: the one it placed, or
+    ``discarded``, which only the history knows (a position keeps its discards sorted).
+
+    Raises:
+        ValueError: the hand did not end with a seat going out.
+    """
+    if pos.out_seat is None:
+        msg = "only a hand that a seat went out of has a last tile"
+        raise ValueError(msg)
+    if pos.closing is not None:
+        return f"seat {pos.out_seat} went out (placing {pos.closing}, its last tile)"
+    if discarded is not None:
+        return f"seat {pos.out_seat} went out (discarding {discarded}, its last tile)"
+    return f"seat {pos.out_seat} went out (discarding its last tile)"
 
 
 def _unsourced_note(pos: Position) -> Note:
@@ -298,7 +320,7 @@ def _rank_note(ranking: Sequence[SeatRank]) -> Note:
         shown = (
             ", no tiles"
             if lowest is None
-            else f", lowest tile {lowest.pips} pips, end {lowest.low}"
+            else f", lowest tile {lowest.pips} pips, low half {lowest.low}"
         )
         parts.append(f"seat {entry.seat} ({entry.count}{shown})")
     return Note("score.rank", "ranking: " + "; ".join(parts))

@@ -258,6 +258,14 @@ class State:
         """The tiles ``seat`` discarded face down, in canonical order."""
         return self.tiles.unpack(self.discard_masks[seat])
 
+    def hand_size(self, seat: int) -> int:
+        """How many tiles ``seat`` holds."""
+        return self.hand_masks[seat].bit_count()
+
+    def discard_count(self, seat: int) -> int:
+        """How many tiles ``seat`` discarded."""
+        return self.discard_masks[seat].bit_count()
+
     def line_tiles(self) -> tuple[Tile, ...]:
         """The tiles in the line, from left to right."""
         return tuple(Tile(a, b) for a, b in self.line)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import NoReturn, cast
 
 from gaple.cli.common import SIGNALS, UsageError
+from gaple.cli.pipe import reader_may_leave
 from gaple.conformance.escape import printable
 
 __all__ = ["UsageError", "main"]
@@ -67,21 +68,27 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status, also when the reader of standard
+    output has left early (``gaple check log.jsonl | head -1`` fails for a failing log)."""
     # First: a signal while gaple starts is held for the command that ends cleanly on it
     # (conformance run and fuzz); the others get Python's handlers back once parsed.
     SIGNALS.install()
     try:
-        words = sys.argv[1:] if argv is None else list(argv)
-        parser = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
-        args = parser.parse_args(words)
-        if not getattr(args, "owns_signals", False):
-            SIGNALS.restore()
-            if SIGNALS.received is not None:
-                return SIGNALS.status()
-        return _run(args)
+        with reader_may_leave():
+            return _main(argv)
     finally:
         SIGNALS.restore()
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
+    args = parser.parse_args(words)
+    if not getattr(args, "owns_signals", False):
+        SIGNALS.restore()
+        if SIGNALS.received is not None:
+            return SIGNALS.status()
+    return _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -92,11 +99,10 @@ def _run(args: argparse.Namespace) -> int:
         # Escaped, so a name or key read from a document cannot break the line or the encoder.
         print(f"gaple {args.command}: error: {printable(str(error))}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        return 0
     except OSError as error:
         # Standard output on a full disk: status 2, as for a --report or --out file that
-        # cannot be written (1 would read as a verdict).
+        # cannot be written (1 would read as a verdict). A reader that left is no error:
+        # reader_may_leave drops the output instead.
         _drop_output()
         print(f"gaple {args.command}: error: cannot write: {error.strerror}", file=sys.stderr)
         return 2

@@ -5,7 +5,8 @@ engine, or serve gaple as one.
 0 when everything checked passed, 1 when a case failed or errored, 3 when nothing was checked
 (every case skipped), 130 or 143 when SIGINT or SIGTERM stopped it (the report and JUnit file
 are complete either way, and no engine process is left); ``fuzz`` searches for a
-disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter.
+disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter,
+``example-engine`` the bundled example engine's (``examples/engine/``).
 ``summary`` shows saved reports side by side (and as an HTML page), ``merge`` joins the
 reports of the shards of one run, of one fuzzing run, or the JSON reports of the shards of
 ``gaple check``; both exit 2 on a file that is not a complete report.
@@ -20,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
@@ -39,6 +40,7 @@ from gaple.conformance.engines import (
     serve,
 )
 from gaple.conformance.escape import printable
+from gaple.conformance.example_engine import example_engine_folder, serve_example_engine
 from gaple.conformance.merging import merge_shards, overall, read_shard
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, run_suite
@@ -58,6 +60,10 @@ from gaple.conformance.summary import (
 from gaple.conformance.vectors import cases_sha256, vector_set_of
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
+
+
+if TYPE_CHECKING:  # the fuzzer imports Hypothesis, an optional dependency
+    from gaple.conformance.fuzz import FuzzReport
 
 __all__ = ["register"]
 
@@ -155,7 +161,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_jobs_and_shard(
         fuzz,
         "hands drawn",
-        rule="a hash of each hand's rules, first-hand flag and play policy picks its shard",
+        rule="a hash of each hand's rules and first-hand flag picks its shard",
     )
     fuzz.set_defaults(run=_fuzz, owns_signals=True)
 
@@ -163,6 +169,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "adapter", help="serve gaple itself as a protocol v1 adapter on stdin/stdout"
     )
     adapter.set_defaults(run=lambda _args: serve(sys.stdin, sys.stdout))
+
+    example = inner.add_parser(
+        "example-engine",
+        help="serve the bundled example engine (examples/engine/, independent of gaple) as a "
+        "protocol v1 adapter on stdin/stdout",
+    )
+    example.set_defaults(run=_example_engine)
+
+
+def _example_engine(_args: argparse.Namespace) -> int:
+    folder = example_engine_folder()
+    if not (folder / "adapter.py").is_file():
+        # An install without the wheel's copy and away from a checkout: say so, not a traceback.
+        raise UsageError(f"the example engine is not installed: no adapter.py in {folder}")
+    return serve_example_engine(folder)
 
 
 def _docs_argument(parser: argparse.ArgumentParser) -> None:
@@ -275,7 +296,16 @@ def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[st
 NOTHING_CHECKED = 3
 """Exit status of a run in which no case was played (every one skipped, or none selected)."""
 
-_EXIT = {"conforms": 0, "does not conform": 1, "nothing checked": NOTHING_CHECKED}
+PARTIAL = 4
+"""Exit status of a run in which nothing failed but the engine declined cases without
+declaring what it plays (``plays`` in its hello): evidence for the share checked only."""
+
+_EXIT = {
+    "conforms": 0,
+    "does not conform": 1,
+    "nothing checked": NOTHING_CHECKED,
+    "partial": PARTIAL,
+}
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -397,13 +427,16 @@ def _read_reports(paths: list[Path]) -> list[Report]:
 
 def _summary(args: argparse.Namespace) -> int:
     reports = _read_reports(args.reports)
-    print(matrix_text(reports))
+    # The page is written before anything is printed, so a reader that stops early
+    # (| head -1) cannot leave it unwritten.
     if args.html is not None:
         try:
             page = matrix_html(reports, docs=_docs(args))
         except BadReport as error:
             raise UsageError(str(error)) from None
         _write("--html", args.html, page)
+    print(matrix_text(reports))
+    if args.html is not None:
         print(f"HTML report written to {args.html}")
     return 0
 
@@ -572,11 +605,18 @@ def _fuzz(args: argparse.Namespace) -> int:
         msg = f"the engine declined every hand drawn ({error})"
         raise UsageError(msg) from None
     label = args.variant + "".join(f" {k}={json.dumps(v)}" for k, v in fixed.items())
-    print(report.table())
+    # The files first, then the output, so a reader that stops early cannot leave one unwritten.
     if args.report is not None:
         _write_fuzz_report(args.report, {**run, **report.to_json()}, shard)
+    return _fuzz_outcome(args, report, label)
+
+
+def _fuzz_outcome(args: argparse.Namespace, report: FuzzReport, label: str) -> int:
+    """The end of a fuzzing run: the case written if there is one, then the counts and the
+    verdict printed; the exit status."""
     found = report.finding
     if found is None:
+        print(report.table())
         print(
             f"no disagreement in {report.played} hands of {label} "
             f"(seed {args.seed}, {report.seconds:.1f} s)"
@@ -587,6 +627,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{found.case['id']}.json"
     path.write_text(dumps(found.case), encoding="utf-8")
+    print(report.table())
     print(
         f"first disagreement after {report.found_after:.1f} s and {report.played + 1} hands; "
         f"shrunk by {report.seconds:.1f} s"

@@ -2,9 +2,12 @@
 
 The narration is written for someone who has never played: it says what Gaple is, explains
 each word of the game the first time it comes up (with the docs page to read), and ends with
-how the hand was scored and why. Every line fits the terminal (``COLUMNS`` is honoured); a
-line of tiles too long for it keeps its two ends and says how many tiles it hides.
-``--terse`` leaves out the explanations.
+how the hand was scored and why. Every line fits the width: ``COLUMNS`` when it is set (it
+wins over the terminal, and over the default of 80 columns when the output is piped), down to
+:data:`MIN_WIDTH`; below that the narration is written :data:`MIN_WIDTH` wide. A line of tiles
+too long for the width keeps its two ends and says how many tiles it hides; when the move
+table's columns leave too little room for it, each move takes two lines instead. ``--terse``
+leaves out the explanations.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from gaple.deal import SplitMix64, shuffle_deal
 from gaple.io import result_to_json, state_to_json
 from gaple.presets import find_preset
 from gaple.registry import rule_page
-from gaple.result import HandResult, hand_result
+from gaple.result import HandResult, ending_text, hand_result
 from gaple.rules import LeadRule, Settlement
 from gaple.state import Discard, Ending, Pass, State, apply, legal_moves, new_hand
 
@@ -34,9 +37,16 @@ __all__ = [
     "terminal_width",
 ]
 
-MIN_WIDTH = 56
-"""The narrowest narration: the move table's columns take 31 characters and an elided line
-needs its two end tiles and the count of hidden tiles (25). Narrower terminals get this width."""
+_SHORTEST_LINE = 21
+"""The most an elided line can shrink to: its two end tiles of 5 characters around a count of
+the hidden ones, ``..53 more..`` at most (a double-nine set has 55 tiles)."""
+
+_LINE_INDENT = "    "
+"""Where the line starts under its move when the move table is too wide to share a row."""
+
+MIN_WIDTH = len(_LINE_INDENT) + _SHORTEST_LINE
+"""The narrowest narration: an elided line under its move. ``COLUMNS`` below it is read as
+this width, so the narration is still readable, at the cost of lines wider than asked."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,6 +54,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "play",
         help="play one hand with seeded random legal moves and narrate it for a newcomer",
+        description=(
+            "Play one hand with seeded random legal moves and narrate it for a newcomer. The "
+            "narration fits COLUMNS when it is set, else the terminal (80 columns when piped); "
+            f"below {MIN_WIDTH} columns it is written {MIN_WIDTH} wide."
+        ),
     )
     add_variant(parser)
     parser.add_argument("--seed", type=int, default=1, help="seed of the deal and the moves")
@@ -57,20 +72,35 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def terminal_width() -> int:
-    """The width to narrate in: the terminal's (or ``COLUMNS``), at least :data:`MIN_WIDTH`."""
+    """The width to narrate in: ``COLUMNS`` if set, else the terminal's, else 80 (piped), and
+    never less than :data:`MIN_WIDTH`."""
     return max(shutil.get_terminal_size().columns, MIN_WIDTH)
 
 
 TERMS: dict[str, tuple[str, str]] = {
-    "opener": ("the seat that puts down the first tile of the hand", "open.lead"),
+    "starter": (
+        "in the deals that leave tiles over, one undealt tile turned face up to begin the line; "
+        "it belongs to no seat",
+        "deal.starter",
+    ),
+    "set aside": (
+        "the other undealt tiles: they stay face down, out of play, and count against nobody",
+        "deal.starter",
+    ),
+    "opener": (
+        "the seat that acts first in the hand: it leads the first tile on an empty table, or "
+        "plays first onto the starter when one was turned up",
+        "open.lead",
+    ),
     "line": (
         "the single row of tiles on the table, laid end to end so that touching halves show "
         "the same number",
         "play.match-end",
     ),
     "end": (
-        "one of the two open halves at the ends of the line; a tile can only be placed on an "
-        "end that shows one of its numbers, and its other half becomes the new end",
+        "one of the two open halves at either end of the line (the ends column shows both, left "
+        "and right); a tile can only be placed on an end that shows one of its numbers, and its "
+        "other half becomes the new end",
         "play.match-end",
     ),
     "pass": (
@@ -201,9 +231,28 @@ def _opening(first: State) -> str:
 
 _MOVE_TERMS = {Pass: ("pass",), Discard: ("discard",)}
 
-_COLUMNS = f"{'#':>3}  {'seat':<4} {'move':<15} {'ends':<4} "
+_COLUMNS = f"{'#':>3}  {'seat':<4} {'move':<15} {'ends':<7} "
 """The move table's columns before the line: the longest move, ``place 9-9 right``, fills its
-15 characters."""
+15 characters, and the two open ends, ``6 and 1``, their 7."""
+
+
+def _ends_text(state: State) -> str:
+    """The two open ends, left and right, in words that cannot be read as a tile."""
+    return "{} and {}".format(*state.ends) if state.ends else "none"
+
+
+def _move_rows(number: int, after: State, width: int) -> list[str]:
+    """The move that led to ``after``, the ends and the line after it: one row of the move
+    table, or, when the table's columns leave the line too little room, two lines."""
+    action = after.history[-1]
+    room = width - len(_COLUMNS)
+    if room >= _SHORTEST_LINE:
+        cells = f"{number:>3}  {action.seat:<4} {action.move!s:<15} {_ends_text(after):<7} "
+        return [cells + line_text(after.line, room)]
+    move = f"{number:>3} seat {action.seat}: {action.move}, ends {_ends_text(after)}"
+    line = _LINE_INDENT + line_text(after.line, width - len(_LINE_INDENT))
+    wrapped = textwrap.wrap(move, width, subsequent_indent=_LINE_INDENT, break_on_hyphens=False)
+    return [*wrapped, line]
 
 
 def narrate(states: list[State], *, width: int = 80, explain: bool = True) -> str:
@@ -219,6 +268,7 @@ def narrate(states: list[State], *, width: int = 80, explain: bool = True) -> st
     if first.deal.starter is not None:
         aside = " ".join(map(str, first.deal.set_aside)) or "none"
         out.say(f"starter turned up: {first.deal.starter}; set aside: {aside}", "  ", "    ")
+        out.term("starter", "set aside")
     if rules.partnership:
         pairs = " against ".join(
             f"seats {' and '.join(map(str, team))} (pair {i})" for i, team in enumerate(rules.teams)
@@ -226,21 +276,17 @@ def narrate(states: list[State], *, width: int = 80, explain: bool = True) -> st
         out.say(f"Partners sit opposite: {pairs} [table.seats].", "  ", "    ")
     out.lines.append("")
     out.say(_opening(first))
-    out.term("opener")
-    out.lines.append(_COLUMNS + "line after the move")
-    room = width - len(_COLUMNS)
+    out.term("opener", "line")
+    if width - len(_COLUMNS) >= _SHORTEST_LINE:
+        out.lines.append(_COLUMNS + "line after the move")
     for number, after in enumerate(states[1:], start=1):
-        action = after.history[-1]
-        ends = "{}-{}".format(*after.ends) if after.ends else "-"
-        row = f"{number:>3}  {action.seat:<4} {action.move!s:<15} {ends:<4} "
-        shown = line_text(after.line, room)
-        out.lines.append(row + shown)
-        out.term("line", "end")
-        if shown != line_text(after.line):
+        rows = _move_rows(number, after, width)
+        out.lines.extend(rows)
+        out.term("end")
+        if line_text(after.line) not in rows[-1]:
             out.term("elided")
-        out.term(*_MOVE_TERMS.get(type(action.move), ()))
-    result = hand_result(last)
-    _explain_result(result, out)
+        out.term(*_MOVE_TERMS.get(type(after.history[-1].move), ()))
+    _explain_result(last, out)
     return "\n".join(out.lines)
 
 
@@ -268,11 +314,23 @@ _SETTLEMENT_WHY = {
 """Why the points of an individual settlement are what they are, and the rule that says so."""
 
 
-def _explain_result(result: HandResult, out: _Narration) -> None:
+def _ending(last: State, result: HandResult) -> str:
+    """How the hand ended, from the result's first note; going out by a discard is said with
+    the tile discarded, which only the hand's history records."""
+    ending = result.notes[0]
+    if result.ending is not Ending.OUT:
+        return f"{ending.text} [{ending.rule_id}]"
+    move = last.history[-1].move
+    discarded = move.tile if isinstance(move, Discard) else None
+    return f"{ending_text(result.position, discarded)} [{ending.rule_id}]"
+
+
+def _explain_result(last: State, out: _Narration) -> None:
     """How the hand ended and how it was scored, in plain words, from the result's notes."""
-    ending, *notes = result.notes
+    result = hand_result(last)
+    _ending_note, *notes = result.notes
     out.lines.append("")
-    out.say(f"The hand is over: {ending.text} [{ending.rule_id}].")
+    out.say(f"The hand is over: {_ending(last, result)}.")
     out.term("out" if result.ending is Ending.OUT else "blocked")
     out.lines.append("")
     out.say("How the hand is scored:")
@@ -284,7 +342,8 @@ def _explain_result(result: HandResult, out: _Narration) -> None:
         if note.rule_id == "score.rank":
             out.say(
                 "The lowest count ranks first; between equal counts, the seat whose lowest tile "
-                f"has fewer pips, then the lower end [score.rank]. {_capital(note.text)}.",
+                "has fewer pips, then the one whose lowest tile has the smaller low half (the "
+                f"lower of its two numbers) [score.rank]. {_capital(note.text)}.",
                 "  ",
             )
         elif note.rule_id != "settle.per-hand":

@@ -3,12 +3,13 @@
 ``build`` writes ``spec/`` (schemas, protocol schemas, one file per case) deterministically,
 only into a new, empty or gaple-marked folder and never through a symbolic link; ``check``
 rebuilds in memory and exits 1 if any committed file differs (byte for byte), is missing or is
-stale.
+stale; ``coverage`` counts the situation cells the cases reach and exits 1 if any is open.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -31,6 +32,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "--out", type=Path, default=Path("spec"), help="the spec folder (default: spec)"
         )
         sub.set_defaults(run=_build if name == "build" else _check)
+    cover = inner.add_parser(
+        "coverage",
+        help="how many situation cells the vectors reach (exit 1 if any is open)",
+        description="Per pair of situation features and per feature and option: the cells "
+        "the vectors reach, the cells proven unreachable, and the open rest.",
+    )
+    cover.add_argument(
+        "--cells", action="store_true", help="also list every cell with its cases or reason"
+    )
+    cover.add_argument("--format", choices=("text", "json"), default="text")
+    cover.set_defaults(run=_coverage)
 
 
 def _summary(files: dict[str, str]) -> str:
@@ -76,3 +88,15 @@ def _check(args: argparse.Namespace) -> int:
         return 1
     print(f"{args.out}: {_summary(files)}, all equal to a fresh build")
     return 0
+
+
+def _coverage(args: argparse.Namespace) -> int:
+    from gaple.conformance.coverage import coverage  # noqa: PLC0415  # only this command
+    from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
+
+    report = coverage(all_cases())
+    if args.format == "json":
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(report.table(every_cell=args.cells))
+    return 1 if report.open else 0

@@ -6,13 +6,16 @@ ends the spec does not reproduce. An entry states:
 
 * ``id``, ``description`` and ``why`` (the hand reasoning behind it), all required; the topic
   is the id up to its first ``-``;
-* ``preset`` (required) and ``options``, the options it overrides;
+* ``preset`` (required) and ``options``, the options it overrides (``unset``: those it sets
+  to none, such as ``target``, which TOML cannot write as a value);
 * the deal, as ``seats`` (the tiles that matter, per seat number; the rest are given out in
   tile order) or ``hands`` (every seat's tiles, a whole deal, with the set-aside tiles in
   ``aside``), and ``starter``, ``first_seat`` and ``first_hand`` (default ``0`` and ``true``);
 * ``moves``, each ``"<seat> <move>"`` optionally followed by what its author reasoned:
   ``-> <error code>`` (the spec refuses it so) or ``-> ends <left> <right>`` (the ends after it);
 * ``written_for``, the rule IDs the scenario was written for (see ``build_case``);
+* ``pins``, the coverage cells (:mod:`gaple.conformance.situations`) the hand was chosen to
+  reach: building fails when it no longer reaches one of them;
 * or ``same_hand_as``, the id of an earlier scenario of the file whose deal and moves it
   plays again (under other options).
 
@@ -28,6 +31,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gaple.conformance.cases import JSON, ScenarioError, Step, build_case
+from gaple.conformance.situations import cells_of, option_values
 from gaple.deal import Deal
 from gaple.presets import UnknownPreset, find_preset
 from gaple.rules import Ruleset
@@ -42,7 +46,7 @@ DATA_DIR = "scenario_data"
 _REQUIRED = ("id", "description", "why", "preset")
 _HAND = ("seats", "hands", "aside", "starter", "first_seat", "first_hand", "moves")
 """The keys that make up the hand itself, which ``same_hand_as`` takes from another entry."""
-_KEYS = frozenset({*_REQUIRED, *_HAND, "options", "written_for", "same_hand_as"})
+_KEYS = frozenset({*_REQUIRED, *_HAND, "options", "unset", "written_for", "same_hand_as", "pins"})
 
 
 def group_cases(group: str) -> Iterator[dict[str, JSON]]:
@@ -112,13 +116,13 @@ def _build(entry: dict[str, Any]) -> dict[str, JSON]:
         msg = "why is empty: state the reasoning behind the scenario"
         raise ScenarioError(msg)
     preset = _text(entry, "preset")
-    overrides = _table(entry, "options")
+    overrides = _table(entry, "options") | dict.fromkeys(_texts(entry, "unset"))
     rules = find_preset(preset).rules.replace(**overrides)
     first_hand = entry.get("first_hand", True)
     if not isinstance(first_hand, bool):
         msg = "first_hand must be true or false"
         raise ScenarioError(msg)
-    return build_case(
+    case = build_case(
         case_id=case_id,
         topic=case_id.split("-", 1)[0],
         description=_text(entry, "description"),
@@ -129,6 +133,14 @@ def _build(entry: dict[str, Any]) -> dict[str, JSON]:
         first_hand=first_hand,
         rules_note=_texts(entry, "written_for"),
     )
+    if "pins" in entry:
+        pins = _texts(entry, "pins")
+        lost = sorted(set(pins) - cells_of(case["situation"], option_values(rules)))
+        if lost:
+            msg = f"the hand no longer reaches the cell(s) it pins: {'; '.join(lost)}"
+            raise ScenarioError(msg)
+        case["pins"] = pins
+    return case
 
 
 def _deal(entry: dict[str, Any], rules: Ruleset) -> Deal:

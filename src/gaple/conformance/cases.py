@@ -15,11 +15,12 @@ names, the rule IDs that explain a result).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
 
+from gaple.conformance.situations import features_of
 from gaple.deal import Deal
 from gaple.engine.scoring import quiet_fields
 from gaple.io import deal_to_json, rules_to_json
@@ -52,8 +53,10 @@ __all__ = [
     "REFERENCE",
     "STATUSES",
     "Implementation",
+    "Played",
     "ScenarioError",
     "Step",
+    "assemble_case",
     "build_case",
     "case_levels",
     "error_level",
@@ -96,8 +99,8 @@ def observe(
         "line": [list(pair) for pair in state.line],
         "ends": None if state.ends is None else list(state.ends),
         "legal": [str(move) for move in legal(state)],
-        "hand_sizes": [len(state.hand(seat)) for seat in players],
-        "discard_counts": [len(state.discards(seat)) for seat in players],
+        "hand_sizes": [state.hand_size(seat) for seat in players],
+        "discard_counts": [state.discard_count(seat) for seat in players],
         "ending": None if state.ending is None else state.ending.value,
     }
 
@@ -144,8 +147,9 @@ def _error_level(code: str, move: Move) -> str:
 
 
 @frozen
-class _Played:
-    """One built step: the action, the error it raised (if any) and the state after it."""
+class Played:
+    """One played step: the action, the error it raised (if any) and the state after it (the
+    state before it, when it was refused)."""
 
     action: Action
     error: IllegalMove | None
@@ -157,8 +161,8 @@ Step = tuple[int, str, "str | tuple[int, int] | None"]
 an accepted move, or ``None`` (accepted, nothing more claimed)."""
 
 
-def _play(state: State, steps: Sequence[Step], played_by: Implementation) -> list[_Played]:
-    played: list[_Played] = []
+def _play(state: State, steps: Sequence[Step], played_by: Implementation) -> list[Played]:
+    played: list[Played] = []
     for number, (seat, text, claim) in enumerate(steps, start=1):
         action = Action(seat, parse_move(text))
         expected_code = claim if isinstance(claim, str) else None
@@ -169,7 +173,7 @@ def _play(state: State, steps: Sequence[Step], played_by: Implementation) -> lis
                 wanted = expected_code or "acceptance"
                 msg = f"step {number} ({action}): spec rejects it with {error.code}, not {wanted}"
                 raise ScenarioError(msg) from None
-            played.append(_Played(action, error, state))
+            played.append(Played(action, error, state))
             continue
         if expected_code is not None:
             msg = f"step {number} ({action}): spec accepts it, not {expected_code}"
@@ -177,12 +181,12 @@ def _play(state: State, steps: Sequence[Step], played_by: Implementation) -> lis
         if isinstance(claim, tuple) and after.ends != claim:
             msg = f"step {number} ({action}): ends are {after.ends}, not {claim}"
             raise ScenarioError(msg)
-        played.append(_Played(action, None, after))
+        played.append(Played(action, None, after))
         state = after
     return played
 
 
-def _exercised(start: State, played: Sequence[_Played], result: JSON) -> set[str]:
+def _exercised(start: State, played: Sequence[Played], result: HandResult | None) -> set[str]:
     """The rule IDs a case exercises, derived from what it checks."""
     rules = start.rules
     ids = {"tiles.set", "deal.sizes"}
@@ -217,32 +221,37 @@ def _exercised(start: State, played: Sequence[_Played], result: JSON) -> set[str
     elif final.ending is Ending.BLOCKED:
         ids.add("end.blocked")
     if result is not None:
-        ids |= _result_rules(final)
+        ids |= {note.rule_id for note in result.notes} | {"score.count", "score.rank"}
     return ids
-
-
-def _result_rules(state: State) -> set[str]:
-    result = hand_result(state)
-    return {note.rule_id for note in result.notes} | {"score.count", "score.rank"}
 
 
 def case_levels(case: Mapping[str, JSON]) -> list[str]:
     """The levels a case checks: ``line`` always; ``turns`` when it passes, discards, checks a
     turns-level error or reaches the end; ``count`` and ``points`` when it has a result;
     ``rules`` when it has a result or an error (a rule named on the wire)."""
+    steps = [
+        (parse_move(step["action"]["move"]), step["error"]["code"] if "error" in step else None)
+        for step in case["steps"]
+    ]
+    observed = [case["initial"]] + [step["expect"] for step in case["steps"] if "expect" in step]
+    ended = any(seen["ending"] is not None for seen in observed)
+    return _levels(steps, ended=ended, result=case.get("result") is not None)
+
+
+def _levels(steps: Iterable[tuple[Move, str | None]], *, ended: bool, result: bool) -> list[str]:
+    """:func:`case_levels` of a case's steps (each move and the code it was refused with),
+    whether an observation shows the hand ended, and whether it has a result."""
     levels = {"line"}
-    for step in case["steps"]:
-        move = parse_move(step["action"]["move"])
+    for move, code in steps:
         if isinstance(move, Pass | Discard):
             levels.add("turns")
-        if "error" in step:
+        if code is not None:
             levels.add("rules")
-            if _error_level(step["error"]["code"], move) == "turns":
+            if _error_level(code, move) == "turns":
                 levels.add("turns")
-    observed = [case["initial"]] + [step["expect"] for step in case["steps"] if "expect" in step]
-    if any(seen["ending"] is not None for seen in observed):
+    if ended:
         levels.add("turns")
-    if case.get("result") is not None:
+    if result:
         levels |= {"count", "points", "rules"}
     return [level for level in LEVELS if level in levels]
 
@@ -332,12 +341,50 @@ def build_case(
     start = played_by.new_hand(rules, deal, first_hand)
     played = _play(start, steps, played_by)
     final = played[-1].after if played else start
-    result = result_json(final)
-    exercised = _exercised(start, played, result)
-    missing = sorted(set(rules_note) - exercised)
+    result = None if final.ending is None else hand_result(final)
+    case = assemble_case(
+        case_id=case_id,
+        topic=topic,
+        description=description,
+        preset=preset,
+        overrides=overrides,
+        start=start,
+        played=played,
+        result=result,
+        legal=played_by.legal_moves,
+    )
+    missing = sorted(set(rules_note) - set(case["rule_ids"]))
     if missing:
         msg = f"case {case_id} is written for {', '.join(missing)} but does not exercise it"
         raise ScenarioError(msg)
+    return case
+
+
+def assemble_case(
+    *,
+    case_id: str,
+    topic: str,
+    description: str,
+    preset: str,
+    overrides: Mapping[str, Any],
+    start: State,
+    played: Sequence[Played],
+    result: HandResult | None,
+    legal: Callable[[State], tuple[Move, ...]] = legal_moves,
+    situation: Mapping[str, str] | None = None,
+) -> dict[str, JSON]:
+    """The case of a hand already played: from ``start`` through ``played``, with the
+    reference's ``result`` of its end (``None`` while it goes on), the legal moves listed
+    by ``legal`` and the hand's ``situation`` (its features, worked out when not given).
+    :func:`build_case` plays a scenario and checks it first; the fuzzer, which plays its own
+    hands, assembles them directly."""
+    rules, deal, first_hand = start.rules, start.deal, start.first_hand
+    exercised = _exercised(start, played, result)
+    rules_json = rules_to_json(rules)
+    final = played[-1].after if played else start
+    if situation is None:
+        refused = [(p.action.move, p.error.code) for p in played if p.error is not None]
+        situation = features_of(start, final, refused)
     case: dict[str, JSON] = {
         "format": CASE_FORMAT,
         "id": case_id,
@@ -347,24 +394,26 @@ def build_case(
         "levels": [],
         "variant": {
             "preset": find_preset(preset).name,
-            "overrides": {name: rules_to_json(rules)[name] for name in overrides},
+            "overrides": {name: rules_json[name] for name in overrides},
         },
-        "rules": rules_to_json(rules),
+        "rules": rules_json,
         "deal": deal_to_json(deal),
         "first_hand": first_hand,
-        "initial": observe(start, played_by.legal_moves),
-        "steps": [_step_json(p, played_by) for p in played],
-        "result": result,
+        "initial": observe(start, legal),
+        "steps": [_step_json(p, legal) for p in played],
+        "result": None if result is None else result_fields(result),
+        "situation": dict(situation),
     }
-    case["levels"] = case_levels(case)
+    steps = [(p.action.move, None if p.error is None else p.error.code) for p in played]
+    case["levels"] = _levels(steps, ended=final.ending is not None, result=result is not None)
     return case
 
 
-def _step_json(played: _Played, played_by: Implementation) -> dict[str, JSON]:
+def _step_json(played: Played, legal: Callable[[State], tuple[Move, ...]]) -> dict[str, JSON]:
     action = {"seat": played.action.seat, "move": str(played.action.move)}
     if played.error is not None:
         return {
             "action": action,
             "error": {"code": played.error.code, "rule": played.error.rule_id},
         }
-    return {"action": action, "expect": observe(played.after, played_by.legal_moves)}
+    return {"action": action, "expect": observe(played.after, legal)}

@@ -35,12 +35,15 @@ __all__ = [
     "COUNT_FIELDS",
     "LINE_FIELDS",
     "POINTS_FIELDS",
+    "RESULT_LEVELS",
     "TURNS_FIELDS",
     "Difference",
     "LegalDifference",
     "compare_observation",
     "compare_result",
+    "failure_name",
     "legal_difference",
+    "result_level",
 ]
 
 JSON = Any
@@ -53,6 +56,11 @@ COUNT_FIELDS = ("counts", "winner", "winning_team")
 """Result fields of the ``count`` level."""
 POINTS_FIELDS = ("points", "replay")
 """Result fields of the ``points`` level."""
+RESULT_LEVELS = ("count", "points", "rules")
+"""The levels of a result, in the order :func:`compare_result` compares them."""
+_ACT_FIELDS = ("verdict", "code", "rule")
+"""Fields of the reply to an action: whether it was accepted, and the code and rule of a
+rejection."""
 
 
 @frozen
@@ -71,9 +79,38 @@ class Difference:
 
     def describe(self) -> str:
         """One line: ``field [rule]: expected ..., got ...``."""
-        return (
-            f"{self.field} [{self.rule}]: expected {_show(self.expected)}, got {_show(self.actual)}"
-        )
+        return f"{_named(self.field, self.rule)}: {self.values()}"
+
+    def values(self) -> str:
+        """What the spec expected and what the implementation showed."""
+        return f"expected {_show(self.expected)}, got {_show(self.actual)}"
+
+
+def _named(field: str, rule: JSON) -> str:
+    return f"{field} [{rule}]"
+
+
+def failure_name(step: JSON, seat: JSON, action: JSON, field: str, rule: JSON) -> str:
+    """Where in a case a difference was found, then its field and rule, in the words the
+    terminal and the HTML report share: the verdict on a step's action (``at step 3 (seat 1:
+    place 3-5 left): verdict [...]``), a field of the position a step left (``in the position
+    after step 3 (...): legal [...]``) or of the one dealt, or a field of the result."""
+    if action is None and field in COUNT_FIELDS + POINTS_FIELDS + ("rules",):
+        where = "in the result"
+    elif action is None:
+        where = "in the position dealt"
+    elif field in _ACT_FIELDS:
+        where = f"at step {step} (seat {seat}: {action})"
+    else:
+        where = f"in the position after step {step} (seat {seat}: {action})"
+    return f"{where}: {_named(field, rule)}"
+
+
+def result_level(field: str) -> str:
+    """The level at which the result field ``field`` is compared."""
+    if field in COUNT_FIELDS:
+        return "count"
+    return "points" if field in POINTS_FIELDS else "rules"
 
 
 def _show(value: JSON) -> str:

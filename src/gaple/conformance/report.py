@@ -211,6 +211,12 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
     rows.append(
         f"{summary.verdict.upper()}: {len(summary.outcomes)} cases in {summary.seconds:.2f} s"
     )
+    if summary.verdict == "partial":
+        rows.append(
+            f"only {summary.count('passed')} of {len(summary.outcomes)} cases checked: "
+            f"{summary.declined} declined by an engine that declares no scope ('plays' in "
+            "its hello); declare what it plays, or choose the cases (--variant)"
+        )
     return "\n".join(rows)
 
 

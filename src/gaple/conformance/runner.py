@@ -24,23 +24,73 @@ from gaple.conformance.compare import (
     COUNT_FIELDS,
     LINE_FIELDS,
     POINTS_FIELDS,
+    RESULT_LEVELS,
     TURNS_FIELDS,
     Difference,
     compare_observation,
     compare_result,
+    failure_name,
+    result_level,
 )
 from gaple.conformance.engines import Engine, EngineError, refuse_error
 from gaple.conformance.escape import printable
 from gaple.conformance.shapes import reply_problem
+from gaple.conformance.situations import FEATURES
 from gaple.io import FormatError, deal_from_json, rules_from_json, state_to_json
+from gaple.rules import OPTION_NAMES
 from gaple.state import IllegalMove, State, apply, new_hand, parse_move
 
-__all__ = ["CaseOutcome", "EngineInfo", "Summary", "ask", "hello", "run_case", "run_suite"]
+__all__ = [
+    "DECLARED",
+    "CaseOutcome",
+    "EngineInfo",
+    "Scope",
+    "Summary",
+    "ask",
+    "hello",
+    "run_case",
+    "run_suite",
+]
+
+DECLARED = "hello.plays"
+"""What a failure names when an engine declines a case inside the scope it declared: the
+field of its hello it broke (not a rule of the game)."""
 
 JSON = Any
 
 PLAYING_LEVELS = ("line", "turns")
 """Levels an engine needs to play a case at all; count and points are only compared."""
+
+
+@frozen
+class Scope:
+    """What an engine declares it plays (the optional ``plays`` of its hello): per option, the
+    values (in the case's JSON form) and per situation feature
+    (:mod:`gaple.conformance.situations`), the values; what it leaves out it plays whatever
+    the value. A case outside the scope is not sent; one inside it that the engine declines
+    is a failure."""
+
+    options: dict[str, frozenset[str]]
+    """Each option named, and its values as canonical JSON text."""
+    situation: dict[str, frozenset[str]]
+    """Each feature named, and its values."""
+
+    def outside(self, case: Mapping[str, JSON]) -> str | None:
+        """Why ``case`` lies outside the scope (its first option or feature value not
+        declared), or ``None`` when it lies inside."""
+        for name, values in self.options.items():
+            value = case["rules"].get(name)
+            if _canonical(value) not in values:
+                return f"option {name} is {_canonical(value)}"
+        situation = case.get("situation", {})
+        for name, values in self.situation.items():
+            if name in situation and situation[name] not in values:
+                return f"situation {name} is {situation[name]}"
+        return None
+
+
+def _canonical(value: JSON) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 @frozen
@@ -53,6 +103,8 @@ class EngineInfo:
     error_codes: bool
     batch: bool = False
     """Whether the engine answers ``batch`` requests (optional in the protocol)."""
+    plays: Scope | None = None
+    """What it declares it plays (``plays``); ``None`` when it declares nothing."""
 
 
 @frozen
@@ -73,6 +125,8 @@ class CaseOutcome:
     rule_ids: tuple[str, ...] = field(default=())
     position: State | None = None
     """For a failure, the spec's position where the engine departed from it (for a picture)."""
+    declined: bool = False
+    """Skipped because an engine that declares no scope (``plays``) answered ``unsupported``."""
 
     def to_json(self) -> dict[str, JSON]:
         """The report's ``case`` record."""
@@ -103,13 +157,15 @@ class CaseOutcome:
 
     def describe(self) -> str:
         """One line for the summary."""
+        return f"{self.case}: {self.detail()}"
+
+    def detail(self) -> str:
+        """What happened, where the case is already named (a pytest item's message)."""
         if self.status == "failed" and self.difference is not None:
-            if self.action is not None:
-                where = f"at step {self.step} ({self.action})"
-            else:
-                where = "at the start" if not self.step else "in the result"
-            return f"{self.case}: {where}: {self.difference.describe()}"
-        return f"{self.case}: {self.message}"
+            found = self.difference
+            name = failure_name(self.step, self.seat, self.action, found.field, found.rule)
+            return f"{name}: {found.values()}"
+        return self.message
 
 
 def ask(engine: Engine, message: dict[str, JSON]) -> dict[str, JSON]:
@@ -142,6 +198,44 @@ def hello(engine: Engine) -> EngineInfo:
         levels=tuple(level for level in LEVELS if level in levels),
         error_codes=reply["error_codes"],
         batch=reply.get("batch") is True,
+        plays=None if reply.get("plays") is None else _scope(reply["plays"]),
+    )
+
+
+def _scope(plays: JSON) -> Scope:
+    """The ``plays`` of a hello, checked: ``options`` and ``situation``, each mapping a name
+    (an option of the rules, a situation feature) to the list of values it plays.
+
+    Raises:
+        EngineError: the field is not of that shape, or names an unknown option, feature or
+            feature value.
+    """
+    if not isinstance(plays, dict) or set(plays) - {"options", "situation"}:
+        msg = "hello 'plays' must be an object with 'options' and/or 'situation'"
+        raise EngineError(msg)
+    options, situation = plays.get("options", {}), plays.get("situation", {})
+    known = {feature.name: set(feature.values) for feature in FEATURES}
+    for field_name, table, names in (
+        ("options", options, set(OPTION_NAMES)),
+        ("situation", situation, set(known)),
+    ):
+        if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):
+            msg = f"hello 'plays.{field_name}' must map each name to a list of values"
+            raise EngineError(msg)
+        unknown = sorted(set(table) - names)
+        if unknown:
+            names_shown = printable(", ".join(map(str, unknown)), limit=80)
+            msg = f"hello 'plays.{field_name}' names unknown {names_shown}"
+            raise EngineError(msg)
+    for name, values in situation.items():
+        strange = [v for v in values if v not in known[name]]
+        if strange:
+            shown = printable(json.dumps(strange), limit=80)
+            msg = f"hello 'plays.situation.{name}' holds unknown values {shown}"
+            raise EngineError(msg)
+    return Scope(
+        options={name: frozenset(map(_canonical, values)) for name, values in options.items()},
+        situation={name: frozenset(values) for name, values in situation.items()},
     )
 
 
@@ -186,27 +280,52 @@ def run_case(
             seconds=0.0,
             message=f"needs level {', '.join(missing)}, which is not checked",
         )
+    outside = None if info.plays is None else info.plays.outside(case)
+    if outside is not None:
+        return CaseOutcome(
+            **base,
+            status="skipped",
+            seconds=0.0,
+            message=f"outside what the engine declares it plays ({outside})",
+        )
     compared = tuple(level for level in case["levels"] if level in checked)
     requests = _requests(case, compared)
     replies = _batched(engine, requests) if info.batch else _one_by_one(engine, requests)
     reply = next(replies)
     if reply.get("type") == "unsupported":
         reason = printable(reply.get("reason", "no reason given"), limit=200)
+        if info.plays is None:
+            return CaseOutcome(
+                **base,
+                status="skipped",
+                seconds=0.0,
+                message=f"unsupported by the engine: {reason}",
+                declined=True,
+            )
+        # Inside the scope the engine declared: declining it is not conforming.
         return CaseOutcome(
-            **base, status="skipped", seconds=0.0, message=f"unsupported by the engine: {reason}"
+            **base,
+            status="failed",
+            seconds=time.perf_counter() - began,
+            levels=compared,
+            rule=DECLARED,
+            step=0,
+            difference=Difference("start", DECLARED, "started", f"unsupported: {reason}"),
+            position=_spec_at(case, 0),
         )
     if reply.get("type") != "started":
         msg = f"expected 'started' or 'unsupported', got {_show(reply)}"
         raise EngineError(msg)
+    seen = {level for level in compared if level in PLAYING_LEVELS}
     try:
-        _play_case(replies, info, case, compared)
+        _play_case(replies, info, case, compared, seen)
     except _Failed as failure:
         action = failure.action
         return CaseOutcome(
             **base,
             status="failed",
             seconds=time.perf_counter() - began,
-            levels=compared,
+            levels=_in_order(seen),
             rule=failure.difference.rule,
             step=failure.step,
             seat=None if action is None else action["seat"],
@@ -215,8 +334,12 @@ def run_case(
             position=failure.position,
         )
     return CaseOutcome(
-        **base, status="passed", seconds=time.perf_counter() - began, levels=compared
+        **base, status="passed", seconds=time.perf_counter() - began, levels=_in_order(seen)
     )
+
+
+def _in_order(levels: set[str]) -> tuple[str, ...]:
+    return tuple(level for level in LEVELS if level in levels)
 
 
 def _requests(case: Mapping[str, JSON], levels: Sequence[str]) -> list[dict[str, JSON]]:
@@ -341,7 +464,11 @@ def _play_case(
     info: EngineInfo,
     case: Mapping[str, JSON],
     levels: Sequence[str],
+    seen: set[str],
 ) -> None:
+    """Compare every reply of a case with the spec up to the first difference, adding to
+    ``seen`` each level a comparison was made at (a result compared only up to the level of
+    its first difference)."""
     expected = case["initial"]
     _observe(replies, case, expected, levels, step=0, action=None)
     for number, step in enumerate(case["steps"], start=1):
@@ -365,9 +492,11 @@ def _play_case(
             if info.error_codes and level in levels and reply.get("code") != error["code"]:
                 difference = Difference("code", error["rule"], error["code"], reply.get("code"))
                 raise _Failed(difference, number, action, _spec_at(case, number - 1))
-            if "rules" in levels and level in levels and reply.get("rule") != error["rule"]:
-                difference = Difference("rule", error["rule"], error["rule"], reply.get("rule"))
-                raise _Failed(difference, number, action, _spec_at(case, number - 1))
+            if "rules" in levels and level in levels:
+                seen.add("rules")
+                if reply.get("rule") != error["rule"]:
+                    difference = Difference("rule", error["rule"], error["rule"], reply.get("rule"))
+                    raise _Failed(difference, number, action, _spec_at(case, number - 1))
         else:
             if verdict == "rejected":
                 shown = f"rejected ({reply.get('code')}: {reply.get('message', '')})"
@@ -382,12 +511,18 @@ def _play_case(
         if claimed.get("type") != "result":
             msg = f"expected a 'result' reply, got {_show(claimed)}"
             raise EngineError(msg)
+        reckoned = [level for level in RESULT_LEVELS if level in levels]
         if _same_result(result, claimed, levels):
+            seen.update(reckoned)
             return
         spec = _spec_at(case, len(case["steps"]))
         mismatch = compare_result(result, claimed, spec, levels)
-        if mismatch is not None:
-            raise _Failed(mismatch, len(case["steps"]), None, spec)
+        if mismatch is None:
+            seen.update(reckoned)
+            return
+        # compare_result stops at the first difference: the levels after it were not compared.
+        seen.update(reckoned[: reckoned.index(result_level(mismatch.field)) + 1])
+        raise _Failed(mismatch, len(case["steps"]), None, spec)
 
 
 def _same_result(
@@ -431,12 +566,20 @@ class Summary:
 
     @property
     def verdict(self) -> str:
-        """``conforms``, ``does not conform`` (a case failed or errored) or ``nothing
-        checked`` (no case was played to the end: every one skipped, or none run), which is
-        no evidence of conformance."""
+        """``conforms``; ``does not conform`` (a case failed or errored); ``nothing checked``
+        (no case was played to the end: every one skipped, or none run), which is no evidence
+        of conformance; or ``partial`` (none failed, but the engine declined cases without
+        declaring what it plays), evidence for the share checked only."""
         if not self.ok:
             return "does not conform"
-        return "conforms" if self.count("passed") else "nothing checked"
+        if not self.count("passed"):
+            return "nothing checked"
+        return "partial" if self.declined else "conforms"
+
+    @property
+    def declined(self) -> int:
+        """How many cases an engine that declares no scope declined."""
+        return sum(1 for o in self.outcomes if o.declined)
 
 
 def run_suite(

@@ -256,8 +256,10 @@ def scripted_cases() -> Iterator[dict[str, JSON]]:
 
 
 def all_cases() -> list[dict[str, JSON]]:
-    """Every case, in a fixed order (scripted first, then random hands per variant)."""
-    return [*scripted_cases(), *_random_cases()]
+    """Every case, in a fixed order: scripted first, then random hands per variant, then the
+    drawn hands that reach the cells no other case reaches (``combination``, written by
+    ``tools/cover.py``)."""
+    return [*scripted_cases(), *_random_cases(), *group_cases("combination")]
 
 
 # --- cover: every option value and every interacting pair, in real hands ----------------------

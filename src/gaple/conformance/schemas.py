@@ -160,6 +160,18 @@ def case_schema() -> JSON:
             "initial": {"$ref": "#/$defs/observation"},
             "steps": {"type": "array", "items": step},
             "result": {"oneOf": [{"$ref": "#/$defs/result"}, {"type": "null"}]},
+            "situation": {
+                "description": "The value of each situation feature the hand reached "
+                "(gaple.conformance.situations); informative, never sent to an engine.",
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+            },
+            "pins": {
+                "description": "The coverage cells this case was chosen to reach.",
+                "type": "array",
+                "items": {"type": "string"},
+                "uniqueItems": True,
+            },
         },
         "required": [
             "format",
@@ -272,6 +284,20 @@ def _protocol() -> dict[str, JSON]:
                 "levels": {"type": "array", "items": _LEVEL, "uniqueItems": True},
                 "error_codes": {"type": "boolean"},
                 "batch": {"type": "boolean"},
+                "plays": {
+                    "type": "object",
+                    "properties": {
+                        "options": {"type": "object", "additionalProperties": {"type": "array"}},
+                        "situation": {
+                            "type": "object",
+                            "additionalProperties": {
+                                "type": "array",
+                                "items": {"type": "string"},
+                            },
+                        },
+                    },
+                    "additionalProperties": False,
+                },
             },
             ["type", "protocol", "name", "levels", "error_codes"],
             extra=True,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +25,13 @@ from attrs import frozen
 
 from gaple.conformance.bounded import Limits, Refused, lines, read
 from gaple.conformance.cases import STATUSES
+from gaple.conformance.compare import failure_name
 from gaple.conformance.escape import printable
 from gaple.io import FormatError, state_from_json
 from gaple.registry import RULES, rule_url
 from gaple.render import state_svg
+from gaple.state import MoveSyntaxError, Pass, parse_move
+from gaple.tiles import Tile
 
 __all__ = [
     "ALL_CASES",
@@ -61,6 +64,9 @@ _SHOWN = 1000
 
 ALL_CASES = "all cases"
 """The last row of the matrix: every case once."""
+
+_NO_RULE = "(no rule ID)"
+"""The row of a failure that names no rule."""
 
 
 class BadReport(ValueError):
@@ -209,7 +215,7 @@ def read_report(path: Path) -> Report:
 def _rows_of(case: dict[str, JSON]) -> list[str]:
     # A failed case is evidence against the rule it broke and says nothing of the others.
     if case["status"] == "failed":
-        return [case["rule"] or "(no rule ID)"]
+        return [case["rule"] or _NO_RULE]
     return list(case["rule_ids"])
 
 
@@ -368,16 +374,19 @@ def _e(value: JSON) -> str:
 
 
 _CSS = """
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
+body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:1em 0}
-th,td{border:1px solid #bbb;padding:.2em .5em;text-align:right}
-th.rule,td.rule{text-align:left;font-family:monospace}
+th,td{border:1px solid #bbb;padding:.2em .5em;text-align:right;overflow-wrap:normal}
+th.rule,td.rule{text-align:left;font-family:monospace;white-space:nowrap}
 td.failed.n,td.errored.n{background:#f6c6c6;font-weight:bold}
 td.passed.n{background:#d4efd4}
 td.skipped.n{background:#eee}
+td a{color:inherit}
 .failure{border:1px solid #d88;border-radius:4px;padding:.5em 1em;margin:1em 0}
 pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:.4em}
 .position svg{max-width:100%;height:auto}
+.at-issue{color:#d9480f;font-weight:bold}
 """
 
 
@@ -390,54 +399,159 @@ def _link(rule_id: str, base: str | None) -> str:
     return f'<a href="{_e(link)}"><code>{_e(rule_id)}</code></a>'
 
 
+def _move_tile(text: JSON) -> Tile | None:
+    """The tile a move names (a lead, placement or discard), if it is a move that names one."""
+    try:
+        move = parse_move(text) if isinstance(text, str) else None
+    except MoveSyntaxError:
+        return None
+    return None if move is None or isinstance(move, Pass) else move.tile
+
+
+def _at_issue(case: dict[str, JSON]) -> list[Tile]:
+    """The tiles a failure turns on: the tile of the step's action, those of the legal moves
+    the engine and the spec disagree on, and 0-0 when the double-blank's count is at issue."""
+    texts = [case.get("action")]
+    if case["field"] == "legal":
+        shown = [case[key] if isinstance(case[key], list) else [] for key in ("expected", "actual")]
+        texts += sorted(set(map(str, shown[0])) ^ set(map(str, shown[1])))
+    tiles = {tile for tile in map(_move_tile, texts) if tile is not None}
+    if case["rule"] == "score.double-blank-25":
+        tiles.add(Tile(0, 0))
+    return sorted(tiles)
+
+
 def _position(case: dict[str, JSON], where: str) -> str:
+    """The spec's position at the failure, every tile face up, the tiles at issue outlined."""
     try:
         state = state_from_json(case["position"], "$.position")
     except FormatError as error:
         msg = f"{where}: case {printable(case['case'], limit=80)}: {error}"
         raise BadReport(msg) from None
-    return state_svg(state)
+    marked = _at_issue(case)
+    note = (
+        f'<p class="at-issue">At issue (outlined): {_e(" ".join(map(str, marked)))}</p>'
+        if marked
+        else ""
+    )
+    svg = state_svg(state, reveal=True, marked=marked)
+    return f'<div class="position">{svg}</div>{note}'
 
 
-def _failure(column: int, report: Report, case: dict[str, JSON], base: str | None) -> str:
-    rule_id = case["rule"] or "(no rule ID)"
+def _also(cases: Sequence[dict[str, JSON]]) -> str:
+    if len(cases) < 2:
+        return ""
+    listed = ", ".join(f"<code>{_e(case['case'])}</code>" for case in cases[1:])
+    return f'<p class="also">The same in {len(cases) - 1} more: {listed}</p>'
+
+
+def _failure_name(case: dict[str, JSON]) -> str:
+    """The failure as the terminal names it (:meth:`CaseOutcome.describe`, without values)."""
+    name = failure_name(
+        case.get("step"), case.get("seat"), case.get("action"), case["field"], _rule_of(case)
+    )
+    return f"{case['case']}: {name}"
+
+
+def _rule_of(case: dict[str, JSON]) -> str:
+    return str(case["rule"] or _NO_RULE)
+
+
+def _failures(
+    anchor: str, column: int, report: Report, cases: Sequence[dict[str, JSON]], base: str | None
+) -> str:
+    """A group of failures of one engine on one rule and field: the first in full, the others
+    by ID."""
+    case = cases[0]
+    rule_id = _rule_of(case)
     rule = RULES.get(rule_id)
-    where = "at the start" if not case.get("step") else f"at step {_e(case['step'])}"
-    if case.get("action") is not None:
-        where += f" (seat {_e(case.get('seat'))}: {_e(case['action'])})"
+    count = f"{len(cases)} case{'s' if len(cases) > 1 else ''}"
     parts = [
-        f'<section class="failure" data-engine="{column}" data-case="{_e(case["case"])}">',
-        f"<h3>[{column}] {_e(case['case'])}: {where}, field <code>{_e(case['field'])}</code></h3>",
+        f'<section class="failure" id="{anchor}" data-engine="{column}" '
+        f'data-case="{_e(case["case"])}" data-count="{len(cases)}">',
+        f"<h3>[{column}] {_e(rule_id)}, field <code>{_e(case['field'])}</code>: {count}</h3>",
         f"<p>Rule {_link(rule_id, base)}"
         + (f": {html.escape(rule.statement)}" if rule is not None else "")
         + "</p>",
+        f'<p class="example">First: {_e(_failure_name(case))}</p>',
         f'<p>Expected:</p><pre class="expected">{_e(case["expected"])}</pre>',
         f'<p>Actual:</p><pre class="actual">{_e(case["actual"])}</pre>',
         "<p>The position in the spec at that point:</p>",
-        f'<div class="position">{_position(case, report.path)}</div>',
+        _position(case, report.path),
+        _also(cases),
         "</section>",
     ]
     return "\n".join(parts)
 
 
-def _errored(column: int, case: dict[str, JSON]) -> str:
+def _errors(anchor: str, column: int, cases: Sequence[dict[str, JSON]]) -> str:
+    """A group of cases of one engine that errored with the same message."""
+    case = cases[0]
     return (
-        f'<section class="failure errored" data-engine="{column}" data-case="{_e(case["case"])}">'
-        f"<h3>[{column}] {_e(case['case'])}: errored</h3>"
-        f'<pre class="message">{_e(case.get("message", ""))}</pre></section>'
+        f'<section class="failure errored" id="{anchor}" data-engine="{column}" '
+        f'data-case="{_e(case["case"])}" data-count="{len(cases)}">'
+        f"<h3>[{column}] errored: {len(cases)} case{'s' if len(cases) > 1 else ''}</h3>"
+        f'<p class="example">First: {_e(case["case"])}</p>'
+        f'<pre class="message">{_e(case.get("message", ""))}</pre>{_also(cases)}</section>'
+    )
+
+
+def _grouped(
+    cases: Iterable[dict[str, JSON]], key: Callable[[dict[str, JSON]], tuple[str, ...]]
+) -> list[list[dict[str, JSON]]]:
+    """The cases in groups of equal ``key``, each in the order met, groups by their first."""
+    groups: dict[tuple[str, ...], list[dict[str, JSON]]] = {}
+    for case in cases:
+        groups.setdefault(key(case), []).append(case)
+    return list(groups.values())
+
+
+def _engine_section(
+    column: int, report: Report, order: Sequence[str], base: str | None
+) -> tuple[list[str], dict[str, str]]:
+    """The failures and errors of one engine, grouped (failures breaking the same rule in the
+    same field; errors with the same message), and where the matrix links each of its rows'
+    failed and errored cells (rule ID, or ``ALL_CASES``, to an anchor)."""
+    failed = [case for case in report.cases if case["status"] == "failed"]
+    failed.sort(key=lambda case: order.index(_rule_of(case)))
+    errored = [case for case in report.cases if case["status"] == "errored"]
+    targets: dict[str, str] = {}
+    parts: list[str] = []
+    for k, group in enumerate(_grouped(failed, lambda c: (_rule_of(c), str(c["field"])))):
+        anchor = f"e{column}-f{k + 1}"
+        targets.setdefault(f"failed {_rule_of(group[0])}", anchor)
+        targets.setdefault(f"failed {ALL_CASES}", anchor)
+        parts.append(_failures(anchor, column, report, group, base))
+    for k, group in enumerate(_grouped(errored, lambda c: (str(c.get("message", "")),))):
+        anchor = f"e{column}-e{k + 1}"
+        for rule_id in (*group[0]["rule_ids"], ALL_CASES):
+            targets.setdefault(f"errored {rule_id}", anchor)
+        parts.append(_errors(anchor, column, group))
+    return parts, targets
+
+
+def _cell(status: str, count: int, column: int, target: str | None) -> str:
+    shown = f'<a href="#{target}">{count}</a>' if target is not None and count else str(count)
+    return (
+        f'<td class="{status}{" n" if count else ""}" data-engine="{column}" '
+        f'data-status="{status}">{shown}</td>'
     )
 
 
 def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
-    """One self-contained HTML page: the matrix, then every failure and error of each engine
-    (expected and actual, the rule's text and docs link, the position drawn), then the reasons
-    for skipping. No script, no
+    """One self-contained HTML page: the matrix, then the failures and errors of each engine
+    in groups (a group: failures breaking the same rule in the same field, or errors with the
+    same message; its first case shown in full, with the expected and actual values, the
+    rule's text and docs link and the position drawn, the others listed), then the reasons
+    for skipping. The matrix's failed and errored cells link to their groups. No script, no
     external resource; a Content-Security-Policy forbids both should anything slip through.
 
     Raises:
         BadReport: a failure's position does not replay.
     """
     rows = rule_rows(reports)
+    order = list(rows)
+    sections = [_engine_section(n, r, order, docs) for n, r in enumerate(reports, start=1)]
     head = "".join(
         f'<th colspan="4" data-engine="{n}">[{n}] {_e(r.label)}<br>'
         f"<small>{_e(r.footer.get('verdict', '?'))}; {_e(r.path)}</small></th>"
@@ -447,21 +561,16 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
     body = []
     for rule_id, counts in rows.items():
         cells = "".join(
-            f'<td class="{status}{" n" if count[status] else ""}" data-engine="{n}" '
-            f'data-status="{status}">{count[status]}</td>'
-            for n, count in enumerate(counts, start=1)
+            _cell(status, count[status], n, targets.get(f"{status} {rule_id}"))
+            for n, (count, (_, targets)) in enumerate(zip(counts, sections, strict=True), start=1)
             for status in STATUSES
         )
         body.append(
             f'<tr data-rule="{_e(rule_id)}"><td class="rule">{_e(rule_id)}</td>{cells}</tr>'
         )
-    details: list[str] = []
-    for n, report in enumerate(reports, start=1):
-        for case in report.cases:
-            if case["status"] == "failed":
-                details.append(_failure(n, report, case, docs))
-            elif case["status"] == "errored":
-                details.append(_errored(n, case))
+    details = "\n".join(text for texts, _ in sections for text in texts)
+    bad = sum(case["status"] in ("failed", "errored") for r in reports for case in r.cases)
+    groups = sum(len(texts) for texts, _ in sections)
     skips = "".join(
         f'<li data-engine="{n}">[{n}] {count} skipped: {_e(reason)}</li>'
         for n, report in enumerate(reports, start=1)
@@ -476,17 +585,23 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
     )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta http-equiv="Content-Security-Policy" '
         "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
         "<title>Gaple conformance report</title>"
         f"<style>{_CSS}</style></head><body>\n"
         "<h1>Gaple conformance report</h1>\n"
         "<p>Cases by rule ID: a case counts under every rule it exercises, a failed case only "
-        "under the rule it broke; the last row counts every case once.</p>\n"
-        f'<table class="matrix"><thead><tr><th rowspan="2" class="rule">rule ID</th>{head}</tr>'
-        f"<tr>{names}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>\n"
+        "under the rule it broke; the last row counts every case once. A count of failures or "
+        "errors links to them.</p>\n"
+        '<div class="scroll"><table class="matrix"><thead><tr>'
+        f'<th rowspan="2" class="rule">rule ID</th>{head}</tr>'
+        f"<tr>{names}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table></div>\n"
         f'<ul class="runs">{headers}</ul>\n'
-        f"<h2>Failures and errors ({len(details)})</h2>\n" + "\n".join(details) + "\n"
+        f"<h2>Failures and errors ({bad} cases in {groups} groups)</h2>\n"
+        "<p>Failures of one engine that break the same rule in the same field form one group, "
+        "as do errors with the same message: the first case is shown in full, the others are "
+        "listed.</p>\n" + details + "\n"
         f'<h2>Skipped, by reason</h2>\n<ul class="skipped">{skips}</ul>\n'
         "</body></html>\n"
     )

@@ -13,7 +13,6 @@ import contextlib
 import functools
 import hashlib
 import importlib
-import importlib.resources
 import json
 import os
 import secrets
@@ -27,6 +26,7 @@ from gaple.conformance.cases import CASE_FORMAT
 from gaple.conformance.escape import json_escaped, printable
 from gaple.conformance.scenarios import all_cases
 from gaple.conformance.schemas import SCHEMAS
+from gaple.conformance.shipped import shipped_folder
 from gaple.deal import InvalidDeal
 from gaple.io import FormatError, deal_from_json, rules_from_json
 from gaple.state import IllegalMove, MoveSyntaxError, apply, new_hand, parse_move
@@ -121,16 +121,14 @@ def texts() -> dict[str, str]:
     """The protocol and the interpretation notes (:data:`TEXTS`) by file name.
 
     A wheel carries them in ``gaple/spec/`` (see ``pyproject.toml``); an editable install of a
-    source checkout reads them from the checkout's ``spec/`` folder, where they are written.
+    source checkout reads them from the checkout's ``spec/`` folder, where they are written
+    (:func:`~gaple.conformance.shipped.shipped_folder`).
 
     Raises:
         OSError: neither place has them.
     """
-    shipped = importlib.resources.files("gaple") / "spec"
-    if not shipped.is_dir():
-        checkout = Path(__file__).resolve().parents[3] / "spec"
-        return {name: (checkout / name).read_text(encoding="utf-8") for name in TEXTS}
-    return {name: (shipped / name).read_text(encoding="utf-8") for name in TEXTS}
+    folder = shipped_folder("spec", "spec")
+    return {name: (folder / name).read_text(encoding="utf-8") for name in TEXTS}
 
 
 def vector_set(files: dict[str, str] | None = None) -> str:

@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 RankKey = tuple[int, int, int, int]
-"""(count, 0 for no tiles else 1, pips of the lowest tile, its low end): the lowest ranks first;
+"""(count, 0 for no tiles else 1, pips of the lowest tile, its low half): the lowest ranks first;
 :attr:`gaple.reference.counting.SeatRank.key`."""
 
 DOUBLE_BLANK_BIT = 1
@@ -71,7 +71,7 @@ def rank_keys(full: TileSet, masks: Iterable[int], double_blank_25: bool) -> lis
 
 @functools.cache
 def _pips_and_low(max_pip: int) -> tuple[tuple[int, int], ...]:
-    """(pips, low end) of each tile of the set, by bit index."""
+    """(pips, low half) of each tile of the set, by bit index."""
     return tuple((t.pips, t.low) for t in tile_set(max_pip).tiles)
 
 

@@ -11,7 +11,7 @@ values that decided it, so the words of :mod:`gaple.result` are made from them.
 5
 >>> counts = [count_seat(0, parse_tiles("1-2"), (), double_blank_25=False),
 ...           count_seat(1, parse_tiles("0-3"), (), double_blank_25=False)]
->>> [entry.seat for entry in rank(counts)]  # equal counts and pips: low end 0 beats 1
+>>> [entry.seat for entry in rank(counts)]  # equal counts and pips: low half 0 beats 1
 [1, 0]
 """
 
@@ -85,12 +85,12 @@ class SeatRank:
     count: int
     """Its count."""
     lowest: Tile | None
-    """Its lowest tile by pips then low end; ``None`` when it has no tiles."""
+    """Its lowest tile by pips then low half; ``None`` when it has no tiles."""
 
     @property
     def key(self) -> tuple[int, int, int, int]:
         """What orders the seats, lowest first: the count, 0 with no tiles (else 1), then the
-        lowest tile's pips and low end."""
+        lowest tile's pips and low half."""
         if self.lowest is None:
             return (self.count, 0, 0, 0)
         return (self.count, 1, self.lowest.pips, self.lowest.low)
@@ -126,15 +126,15 @@ def count_seat(
 
 
 def lowest_tile(tiles: Iterable[Tile]) -> Tile | None:
-    """The tile with the fewest pips, then the lower end; ``None`` for no tiles."""
+    """The tile with the fewest pips, then the smaller low half; ``None`` for no tiles."""
     return min(tiles, key=lambda t: (t.pips, t.low), default=None)
 
 
 @decides("score.rank")
 def rank(counts: Sequence[SeatCount]) -> tuple[SeatRank, ...]:
     """The lowest count ranks first; between equal counts, the seat whose lowest tile has the
-    fewest pips, then the seat whose lowest tile has the lower end; a seat with no tiles ranks
-    first among equal counts."""
+    fewest pips, then the seat whose lowest tile has the smaller low half; a seat with no tiles
+    ranks first among equal counts."""
     entries = [SeatRank(c.seat, c.count, lowest_tile(c.tiles)) for c in counts]
     return tuple(sorted(entries, key=lambda entry: entry.key))
 

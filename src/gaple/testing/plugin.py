@@ -8,21 +8,28 @@ or in ``conftest.py``, with an adapter command or a function that makes an in-pr
 (an object with ``request(message) -> reply`` and ``close()``, as
 :class:`gaple.conformance.engines.Engine` describes)::
 
+    @pytest.hookimpl(optionalhook=True)  # so that -p no:gaple still runs the other tests
     def pytest_gaple_engine(config):
         return "python my_adapter.py"
 
-Each case becomes one item named ``gaple::<topic>/<case id>[<rule IDs>]``, so ``-k
-block.pass`` selects the cases of a rule. A case is checked at the levels the engine declares
-in its hello (narrowed with ``--gaple-level``), exactly as ``gaple conformance run`` does: a
-case the engine does not support, or that needs a level not checked, is a pytest skip with the
-reason; a difference fails with the step, the rule ID and the expected and actual answers; an
-engine that crashes, hangs or leaves the protocol fails the item and is restarted. Without an
-engine named, the plugin adds no items and loads nothing.
+The cases are the items of that ``conftest.py`` (under ``--gaple-impl`` without such a hook,
+of the first ``conftest.py`` collected), collected whenever pytest collects that file, each
+named by its case ID, ``conftest.py::play-domino4d-e002``: ``--lf``, ``--sw``, ``--co`` and a
+node ID pasted back work as for any test, and ``pytest test_props.py`` runs no case. Each item
+carries its rule IDs as markers (``play.match-end`` as ``play_match_end``, so ``-m
+play_match_end``), as ``-k`` keywords (``-k play.match-end``) and as the JUnit property
+``rules``. A case is checked at the levels the engine declares in its hello (narrowed with
+``--gaple-level``), exactly as ``gaple conformance run`` does: a case the engine does not
+support, or that needs a level not checked, is a pytest skip with the reason; a difference
+fails with the rule ID, the step and the expected and actual answers; an engine that crashes,
+hangs or leaves the protocol fails the item and is restarted. Without an engine named, the
+plugin adds no items and loads nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -31,7 +38,7 @@ if TYPE_CHECKING:
     from gaple.conformance.engines import Engine
     from gaple.conformance.runner import CaseOutcome, EngineInfo
 
-__all__ = ["CaseFailed", "ConformanceCase", "ConformanceSuite", "EngineSource"]
+__all__ = ["CaseFailed", "ConformanceCase", "ConformanceFile", "EngineSource", "marker"]
 
 EngineSource = str | Callable[[], "Engine"]
 """What ``pytest_gaple_engine`` returns: an adapter command, or a function making an engine."""
@@ -93,29 +100,24 @@ class CaseFailed(Exception):
         self.outcome = outcome
 
 
-class ConformanceSuite(pytest.Collector):
-    """The conformance cases, and the one engine they share (restarted after an error)."""
+class ConformanceFile(pytest.File):
+    """The conformance cases as the items of the ``conftest.py`` that names the engine, and
+    the one engine they share (restarted after an error, stopped when its items are done)."""
 
-    def __init__(
-        self,
-        *,
-        make_engine: Callable[[], Engine],
-        cases: Sequence[dict[str, Any]],
-        levels: Sequence[str],
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, *, make_engine: Callable[[], Engine], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.make_engine = make_engine
-        self.cases = cases
-        self.levels = levels
         self._engine: Engine | None = None
         self._info: EngineInfo | None = None
 
     def collect(self) -> Iterator[ConformanceCase]:
-        """One item per case."""
-        for case in self.cases:
-            name = f"{case['topic']}/{case['id']}[{','.join(case['rule_ids'])}]"
-            yield ConformanceCase.from_parent(self, name=name, case=case)
+        """One item per case, named by its case ID."""
+        cases = _cases(self.config)
+        for rule_id in sorted({rule_id for case in cases for rule_id in case["rule_ids"]}):
+            # Registered, so that --strict-markers accepts them and --markers lists them.
+            self.config.addinivalue_line("markers", f"{marker(rule_id)}: cases of rule {rule_id}")
+        for case in cases:
+            yield ConformanceCase.from_parent(self, name=case["id"], case=case)
 
     def run(self, case: dict[str, Any]) -> CaseOutcome:
         """Play ``case`` on the engine, starting it (and greeting it) when needed."""
@@ -126,14 +128,14 @@ class ConformanceSuite(pytest.Collector):
             if self._engine is None or self._info is None:
                 self._engine = self.make_engine()
                 self._info = hello(self._engine)
-            wanted = self.levels or self._info.levels
+            wanted = self.config.getoption("gaple_level") or self._info.levels
             checked = [level for level in self._info.levels if level in wanted]
             return run_case(self._engine, self._info, case, checked)
         except EngineError:
-            self.close()
+            self.teardown()
             raise
 
-    def close(self) -> None:
+    def teardown(self) -> None:
         """Stop the engine, if one is running."""
         if self._engine is not None:
             self._engine.close()
@@ -141,16 +143,28 @@ class ConformanceSuite(pytest.Collector):
         self._info = None
 
 
+def marker(rule_id: str) -> str:
+    """The marker of the cases of a rule: its ID with ``_`` for ``.`` and ``-``, as a marker
+    name is a Python name (``play.match-end`` is ``play_match_end``)."""
+    return rule_id.replace(".", "_").replace("-", "_")
+
+
 class ConformanceCase(pytest.Item):
-    """One conformance case."""
+    """One conformance case, marked with its rule IDs."""
 
     def __init__(self, *, case: dict[str, Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
+        rule_ids: list[str] = case["rule_ids"]
+        for rule_id in rule_ids:
+            self.add_marker(marker(rule_id))
+        # -k matches the rule IDs as written too, not only their marker names.
+        self.extra_keyword_matches.update(rule_ids)
+        self.user_properties.append(("rules", " ".join(rule_ids)))
 
     def runtest(self) -> None:
         """Run the case; a skip of the runner is a pytest skip, a failure raises."""
-        assert isinstance(self.parent, ConformanceSuite)
+        assert isinstance(self.parent, ConformanceFile)
         outcome = self.parent.run(self.case)
         if outcome.status == "skipped":
             pytest.skip(outcome.message)
@@ -163,15 +177,16 @@ class ConformanceCase(pytest.Item):
         excinfo: pytest.ExceptionInfo[BaseException],
         style: Any = None,
     ) -> str:
-        """The runner's one-line description, the rule broken and what the case is about."""
+        """The rule broken and what differed (the first line, which the short summary shows
+        after the node ID), then what the case is about."""
         if isinstance(excinfo.value, CaseFailed):
             outcome = excinfo.value.outcome
-            about = self.case["description"]
-            return f"{outcome.describe()}\nrule broken: {outcome.rule}\ncase: {about}"
+            broken = "" if outcome.rule is None else f"{outcome.rule}: "
+            return f"{broken}{outcome.detail()}\ncase: {self.case['description']}"
         from gaple.conformance.engines import EngineError  # noqa: PLC0415
 
         if isinstance(excinfo.value, EngineError):
-            return f"{self.case['id']}: the engine errored: {excinfo.value}"
+            return f"the engine errored: {excinfo.value}"
         return str(super().repr_failure(excinfo, style=style))
 
     def reportinfo(self) -> tuple[str, int | None, str]:
@@ -194,45 +209,54 @@ def _engine_factory(config: pytest.Config) -> Callable[[], Engine] | None:
     return lambda: SubprocessEngine(source, timeout=timeout)
 
 
-def _cases(config: pytest.Config) -> list[dict[str, Any]]:
-    from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
+def _hook_home(config: pytest.Config) -> Path | None:
+    """The ``conftest.py`` that implements ``pytest_gaple_engine`` (the first pytest calls)."""
+    for impl in reversed(config.pluginmanager.hook.pytest_gaple_engine.get_hookimpls()):
+        name = getattr(impl.plugin, "__file__", None)
+        if name is not None and Path(name).name == "conftest.py":
+            return Path(name)
+    return None
+
+
+_FIRST = pytest.StashKey[Path]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse an unknown ``--gaple-variant`` before collecting (a usage error, not an error
+    of a collected file)."""
+    variants: list[str] = config.getoption("gaple_variant")
+    if not variants:
+        return
     from gaple.presets import UnknownPreset, find_preset  # noqa: PLC0415
 
+    try:
+        config.stash[_PRESETS] = {find_preset(name).name for name in variants}
+    except UnknownPreset as error:
+        raise pytest.UsageError(f"--gaple-variant: {error}") from None
+
+
+_PRESETS = pytest.StashKey[set[str]]()
+
+
+def _cases(config: pytest.Config) -> list[dict[str, Any]]:
+    from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
+
+    presets = config.stash.get(_PRESETS, None)
     cases = all_cases()
-    variants: list[str] = config.getoption("gaple_variant")
-    if variants:
-        try:
-            names = {find_preset(name).name for name in variants}
-        except UnknownPreset as error:
-            raise pytest.UsageError(f"--gaple-variant: {error}") from None
-        cases = [case for case in cases if case["variant"]["preset"] in names]
-    return cases
+    if presets is None:
+        return cases
+    return [case for case in cases if case["variant"]["preset"] in presets]
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(
-    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
-) -> None:
-    """Add the conformance items, before ``-k`` and ``-m`` select among all items."""
-    make_engine = _engine_factory(config)
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ConformanceFile | None:
+    """The conformance cases, collected from the ``conftest.py`` that names the engine with
+    ``pytest_gaple_engine``, else (``--gaple-impl``) from the first ``conftest.py`` collected."""
+    if file_path.name != "conftest.py":
+        return None
+    make_engine = _engine_factory(parent.config)
     if make_engine is None:
-        return
-    suite = ConformanceSuite.from_parent(
-        session,
-        name="gaple",
-        make_engine=make_engine,
-        cases=_cases(config),
-        levels=config.getoption("gaple_level"),
-    )
-    config.stash[_SUITE] = suite
-    items.extend(suite.collect())
-
-
-_SUITE = pytest.StashKey[ConformanceSuite]()
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Stop the engine."""
-    suite = session.config.stash.get(_SUITE, None)
-    if suite is not None:
-        suite.close()
+        return None
+    home = _hook_home(parent.config) or parent.config.stash.setdefault(_FIRST, file_path)
+    if file_path != home:
+        return None
+    return ConformanceFile.from_parent(parent, path=file_path, make_engine=make_engine)

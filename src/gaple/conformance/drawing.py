@@ -1,0 +1,332 @@
+"""Hands drawn cheaply from a seed, for the fuzzer and for the vectors that cover the
+situations: the rules (swarm testing over the presets), the deal, the actions (legal ones
+chosen by a play policy, and illegal probes), and the hand played by the spec with its
+situation (:mod:`gaple.conformance.situations`).
+
+Hand N of seed S is drawn from its own :class:`random.Random`, so (S, N) replays it.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from attrs import frozen
+
+from gaple.conformance.cases import Played
+from gaple.conformance.situations import cells_of, features_of, option_values
+from gaple.deal import deal_in_order
+from gaple.engine.play import playable_count
+from gaple.io import rules_to_json
+from gaple.position import position_of
+from gaple.presets import find_preset
+from gaple.reference.scoring import Reckoning, reckon
+from gaple.rules import (
+    BlockedAction,
+    ChallengeTie,
+    InvalidRuleset,
+    LeadRule,
+    Ruleset,
+    Settlement,
+    StakeBase,
+)
+from gaple.state import (
+    Action,
+    Discard,
+    End,
+    Ending,
+    IllegalMove,
+    Lead,
+    Move,
+    Pass,
+    Place,
+    State,
+    apply,
+    legal_moves,
+    new_hand,
+    verify,
+)
+from gaple.tiles import Tile, tile_set
+
+__all__ = ["MAX_STEPS", "POLICIES", "Draw", "Hand", "draw_hand", "play_draw", "playable"]
+
+JSON = Any
+
+MAX_STEPS = 60
+"""Actions drawn per hand: more than any hand lasts, counting illegal attempts."""
+
+POLICIES = ("random", "block", "hold-doubles", "block-hold-doubles", "starve-doubles")
+"""How the legal moves of a hand are chosen: uniformly; preferring the placement that
+leaves the fewest tiles able to follow (blocked hands, challenges); playing doubles last
+(closing doubles); both; or using up the other tiles of N and 0 without showing N or 0 on an
+end, the doubles N-N and 0-0 kept back (dead doubles)."""
+
+ILLEGAL_SHARE = 4
+"""One action in this many is an illegal probe (a rejected move the engine must refuse)."""
+
+
+# --- drawing the rules -------------------------------------------------------------------
+
+
+def playable(names: Sequence[str], fixed: Mapping[str, JSON]) -> list[str]:
+    ok = []
+    for name in names:
+        try:
+            find_preset(name).rules.replace(**fixed)
+        except InvalidRuleset:
+            continue
+        ok.append(name)
+    return ok
+
+
+def _variant(
+    rng: random.Random, names: Sequence[str], fixed: Mapping[str, JSON]
+) -> tuple[str, dict[str, JSON], Ruleset] | None:
+    """A preset, the options drawn for it (in JSON form) and the ruleset they make: each
+    option kept at the preset's value or drawn (swarm testing), never one of ``fixed``;
+    ``None`` when the draw is not a valid ruleset."""
+    name = rng.choice(names)
+    base = find_preset(name).rules
+    drawn: dict[str, JSON] = {}
+
+    # Options the preset does not use are kept at SUWIKI's values, the sourced ones.
+    team_base = base if base.partnership else find_preset("suwiki-partnership").rules
+
+    def pick(option: str, values: Sequence[Any], kept: Ruleset = base) -> Any:
+        if option not in fixed and rng.random() < 0.5:
+            drawn[option] = rng.choice(values)
+        elif option not in fixed and getattr(kept, option) != getattr(base, option):
+            drawn[option] = getattr(kept, option)
+        return drawn.get(option, fixed.get(option, getattr(base, option)))
+
+    pick("blocked_action", list(BlockedAction))
+    pick("double_blank_25", [False, True])
+    # The lead options are drawn with a starter too: valid, and never in play then.
+    pick("first_lead", list(LeadRule))
+    pick("later_lead", list(LeadRule))
+    tiles = [Tile(base.max_pip, base.max_pip), *tile_set(base.max_pip).tiles]
+    pick("forbidden_leads", [frozenset(rng.sample(tiles, rng.randint(0, 3)))])
+    # Half the four-seat hands are played in pairs, whose scoring has the most rare paths.
+    partnership = base.players == 4 and pick("partnership", [False], team_base)
+    if not partnership:
+        drawn.pop("partnership", None)
+    individual = [s for s in Settlement if s is not Settlement.PARTNERSHIP]
+    fits = [Settlement.PARTNERSHIP, Settlement.PER_HAND] if partnership else individual
+    settlement = pick("settlement", fits, team_base if partnership else base)
+    if settlement not in fits and "settlement" not in fixed:
+        settlement = drawn["settlement"] = fits[0]
+    if "target" not in fixed:
+        keeps = settlement in (Settlement.DIFFERENCE, Settlement.PARTNERSHIP)
+        drawn["target"] = base.target if keeps else None
+    if "match_hands" not in fixed:
+        drawn["match_hands"] = 4 if settlement is Settlement.CUMULATIVE else None
+    if settlement is Settlement.PARTNERSHIP:
+        pick("challenge_tie", list(ChallengeTie), team_base)
+        pick("challenge_win_base", list(StakeBase), team_base)
+        pick("challenge_win_multiplier", [1, 2, 3], team_base)
+        pick("challenge_loss_base", list(StakeBase), team_base)
+        pick("challenge_loss_multiplier", [1, 2, 3], team_base)
+        pick("top_double_bonus", [100, 50, 0], team_base)
+        pick("blank_double_bonus", [50, 25, 0], team_base)
+        pick("dead_double_debit", [False, True], team_base)
+        pick("closing_any_double", [False, True], team_base)
+    try:
+        rules = base.replace(**fixed, **drawn)
+    except InvalidRuleset:
+        return None
+    base_json, rules_json = _preset_json(name), rules_to_json(rules)
+    changed = {k: rules_json[k] for k in rules_json if rules_json[k] != base_json[k]}
+    return name, changed, rules
+
+
+@functools.cache
+def _preset_json(name: str) -> dict[str, JSON]:
+    return rules_to_json(find_preset(name).rules)
+
+
+# --- drawing the hand --------------------------------------------------------------------
+
+
+@frozen
+class Draw:
+    """Everything a fuzzed hand is made of; :func:`play_draw` plays it the same every time."""
+
+    preset: str
+    changed: dict[str, JSON]
+    """The options changed from the preset's, in JSON form."""
+    first: bool
+    """Whether it is the first hand of a match."""
+    policy: str
+    """The play policy (:data:`POLICIES`)."""
+    order: tuple[Tile, ...]
+    """The shuffled set, dealt by :func:`gaple.deal.deal_in_order`."""
+    seat: int
+    """The seat dealt first."""
+    choices: tuple[tuple[bool, int], ...]
+    """Each action: whether it is an illegal probe, and which move (or probe) it picks."""
+    rules: Ruleset
+    """The ruleset the hand is played under: the preset's with ``changed``."""
+
+    def key(self) -> list[JSON]:
+        """What decides the shard of the hand (:func:`gaple.conformance.fuzz.owner`): its
+        rules and whether it is a first hand."""
+        return [self.preset, self.changed, self.first]
+
+
+def draw_hand(
+    seed: int, number: int, names: Sequence[str], fixed: Mapping[str, JSON]
+) -> Draw | None:
+    """Hand ``number`` of the run with ``seed`` over the presets ``names`` (options ``fixed``);
+    ``None`` when its drawn options form no valid ruleset."""
+    rng = random.Random(f"{seed}/{number}")
+    variant = _variant(rng, names, fixed)
+    if variant is None:
+        return None
+    preset, changed, rules = variant
+    first, policy = rng.random() < 0.5, rng.choice(POLICIES)
+    order = list(tile_set(rules.max_pip).tiles)
+    rng.shuffle(order)
+    # Most deals give one seat both special doubles; a number past the seats means none.
+    gather = rng.randint(0, rules.players)
+    if gather < rules.players:
+        order = _gather(order, rules, gather)
+    seat = rng.randrange(rules.players)
+    choices = tuple(
+        (rng.randrange(ILLEGAL_SHARE) == 0, rng.randrange(500)) for _ in range(MAX_STEPS)
+    )
+    return Draw(preset, changed, first, policy, tuple(order), seat, choices, rules)
+
+
+def _gather(order: list[Tile], rules: Ruleset, seat: int) -> list[Tile]:
+    """``order`` with the special doubles (N-N and 0-0) swapped into ``seat``'s hand, so one
+    seat can be left holding both (dead doubles, closing doubles)."""
+    order = list(order)
+    size = rules.hand_size
+    mine = range(seat * size, (seat + 1) * size)
+    specials = [Tile(rules.max_pip, rules.max_pip), Tile(0, 0)]
+    free = [i for i in mine if order[i] not in specials]
+    for tile in specials:
+        where = order.index(tile)
+        if where not in mine:
+            slot = free.pop()
+            order[where], order[slot] = order[slot], order[where]
+    return order
+
+
+@functools.cache
+def _all_actions(max_pip: int, players: int) -> list[tuple[int, Move]]:
+    """Every action of every seat with the double-``max_pip`` set: where probes are drawn."""
+    tiles = tile_set(max_pip).tiles
+    moves: list[Move] = [Pass()]
+    for tile in tiles:
+        moves += [Lead(tile), Place(tile, End.LEFT), Place(tile, End.RIGHT), Discard(tile)]
+    return [(seat, move) for seat in range(players) for move in moves]
+
+
+def _followers(state: State) -> int:
+    """How many tiles in hand fit an open end: the fewer, the nearer the hand is to blocking."""
+    if state.ends is None or state.ending is not None:
+        return -1 if state.ending is Ending.BLOCKED else 0
+    return playable_count(state)
+
+
+def _ranked(state: State, policy: str) -> list[Move]:
+    """The legal moves, the ones ``policy`` prefers first."""
+    moves = list(legal_moves(state))
+    if policy == "random" or len(moves) == 1:
+        return moves
+
+    def key(move: Move) -> tuple[int, int]:
+        tile = getattr(move, "tile", None)
+        if policy == "starve-doubles":
+            return _starving(state, move, tile)
+        double = int(tile is not None and tile.is_double and "hold" in policy)
+        follow = _followers(apply(state, move)) if policy.startswith("block") else 0
+        return (double, follow)
+
+    return sorted(moves, key=key)
+
+
+def _starving(state: State, move: Move, tile: Tile | None) -> tuple[int, int]:
+    """The ``starve-doubles`` order of ``move``: special doubles last, then by how little it
+    does for their suits (a tile of N or 0 spent is good, an end showing N or 0 is bad)."""
+    suits = (0, state.rules.max_pip)
+    if tile is None or not isinstance(move, Lead | Place):
+        return (0, 1)
+    if tile.is_double and tile.low in suits:
+        return (1, 0)
+    after = apply(state, move).ends or ()
+    return (0, int(not any(tile.has(pip) for pip in suits)) + sum(e in suits for e in after))
+
+
+def _choose(moves: list[Move], policy: str, k: int) -> Move:
+    """The policy's favourite seven times in eight, otherwise any move (so it explores)."""
+    if policy == "random":
+        return moves[k % len(moves)]
+    return moves[0] if k % 8 else moves[(k // 8) % len(moves)]
+
+
+def _refusal(state: State, actions: list[tuple[int, Move]], k: int) -> Played:
+    """The first action refused in ``state`` from position ``k`` of ``actions`` on (most
+    actions are refused, so this stops at once instead of testing all of them); but one probe
+    in two on an empty table is the opener leading a tile it holds that is banned, when it
+    has one, the refusal a random probe almost never finds (``open.forbidden``)."""
+    if state.ends is None and state.to_act is not None and k % 2 == 0:
+        held = [t for t in state.hand(state.to_act) if t in state.rules.forbidden_leads]
+        if held:
+            actions = [(state.to_act, Lead(held[k // 2 % len(held)]))]
+    start = k % len(actions)
+    for seat, move in actions[start:] + actions[:start]:
+        try:
+            verify(state, move, seat)
+        except IllegalMove as error:
+            return Played(Action(seat, move), error, state)
+    msg = "every action is legal"
+    raise AssertionError(msg)
+
+
+@frozen
+class Hand:
+    """A drawn hand played by the spec: its start, each step, its end with the reference's
+    reckoning, and the situation and cells it reached."""
+
+    draw: Draw
+    start: State
+    played: tuple[Played, ...]
+    final: State
+    reckoning: Reckoning
+    situation: dict[str, str]
+    cells: frozenset[str]
+
+
+def play_draw(draw: Draw) -> Hand:
+    """Play ``draw`` on the spec: the drawn actions, then the hand finished with the policy's
+    favourite moves, then one action after the end; so every hand reaches its end."""
+    rules = draw.rules
+    state = start = new_hand(
+        rules, deal_in_order(rules, draw.order, draw.seat), first_hand=draw.first
+    )
+    actions = _all_actions(rules.max_pip, rules.players)
+    played: list[Played] = []
+    for illegal, k in draw.choices:
+        if state.to_act is None:
+            break
+        if illegal:
+            played.append(_refusal(state, actions, k))
+            continue
+        move = _choose(_ranked(state, draw.policy), draw.policy, k)
+        seat = state.to_act
+        state = apply(state, move)
+        played.append(Played(Action(seat, move), None, state))
+    while state.to_act is not None:
+        move, seat = _ranked(state, draw.policy)[0], state.to_act
+        state = apply(state, move)
+        played.append(Played(Action(seat, move), None, state))
+    played.append(_refusal(state, [(0, Pass())], 0))
+    reckoning = reckon(position_of(state))
+    refused = [(p.action.move, p.error.code) for p in played if p.error is not None]
+    situation = features_of(start, state, refused, reckoning)
+    cells = frozenset(cells_of(situation, option_values(rules)))
+    return Hand(draw, start, tuple(played), state, reckoning, situation, cells)

@@ -1,0 +1,164 @@
+"""The situation cells: every reachable cell has a vector, every cell called unreachable is
+proven so by facts that no played hand breaks, and the combination vectors pin what they were
+chosen for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import settings
+
+from gaple.cli import main
+from gaple.conformance.builder import scenario_cases
+from gaple.conformance.cases import ScenarioError
+from gaple.conformance.coverage import case_cells, coverage, reason
+from gaple.conformance.drawing import POLICIES, draw_hand, play_draw
+from gaple.conformance.scenarios import all_cases
+from gaple.conformance.situations import (
+    ASIDE,
+    DISCARDS,
+    NO_MOVE,
+    ONLY_BLOCKED,
+    all_cells,
+    broken_fact,
+    option_values,
+)
+from gaple.io import rules_from_json
+from gaple.presets import PRESETS
+from gaple.reference.deal import sourced
+
+JSON = Any
+CI = settings.get_current_profile_name() == "ci"
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict[str, JSON]]:
+    return all_cases()
+
+
+def test_every_reachable_cell_has_a_vector(cases: list[dict[str, JSON]]) -> None:
+    # A cell not covered and not proven unreachable is open: a vector lost, or one missing.
+    report = coverage(cases)
+    assert report.open == ()
+    assert len(report.covered) + len(report.unreachable) == len(all_cells())
+
+
+def test_a_cell_that_loses_its_last_vector_is_open(cases: list[dict[str, JSON]]) -> None:
+    # Each combination case pins cells no other case reaches: without it they are open.
+    pinning = next(case for case in cases if case.get("pins"))
+    rest = [case for case in cases if case["id"] != pinning["id"]]
+    assert set(pinning["pins"]) <= set(coverage(rest).open)
+
+
+def test_no_vector_breaks_a_fact_of_the_unreachable_cells(cases: list[dict[str, JSON]]) -> None:
+    # The facts speak of the sources' deal sizes; a case with other sizes may break one.
+    for case in cases:
+        rules = rules_from_json(case["rules"])
+        if sourced(rules):
+            assert broken_fact(case["situation"], option_values(rules)) is None, case["id"]
+
+
+def test_no_drawn_hand_breaks_a_fact_or_reaches_an_unreachable_cell() -> None:
+    # The fuzzer's own draws, under every play policy: 60 deals here, 1,500 under ci.
+    for number in range(1500 if CI else 60):
+        draw = draw_hand(7, number, list(PRESETS), {})
+        if draw is None:
+            continue
+        for policy in POLICIES:
+            hand = play_draw(attrs.evolve(draw, policy=policy))
+            options = option_values(hand.draw.rules)
+            assert broken_fact(hand.situation, options) is None, (number, policy)
+            assert not [cell for cell in hand.cells if reason(cell) is not None]
+
+
+@pytest.mark.parametrize(
+    ("cell", "why"),
+    [
+        # One fact each: a challenge decides only a blocked hand; a starter that blocks at
+        # once leaves no move to be the last; only the discard option discards; set-aside
+        # tiles come with a turned-up starter (4 x 6, 5 x 5); 0-0 played is in no count.
+        ("ending=out-placing & challenge=won", ONLY_BLOCKED),
+        ("ending=blocked-at-once & last-move=place", NO_MOVE),
+        ("last-move=discard @ blocked_action=pass", DISCARDS),
+        ("top-double=set-aside & lead=double-blank", ASIDE),
+        (
+            "blank-double=played & double-blank-25=counted-25",
+            "only a 0-0 in a seat's count is counted",
+        ),
+    ],
+)
+def test_a_cell_is_unreachable_for_the_reason_the_rules_give(cell: str, why: str) -> None:
+    assert cell in all_cells()
+    assert reason(cell) == why
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        # Facts chained: the closing bonus is paid on going out by placing, and that ends on a
+        # placement, not a discard; a dead double is scored on going out, a challenge on a
+        # block.
+        "closing-bonus=top-double & last-move=discard",
+        "dead-doubles=one & challenge=lost",
+    ],
+)
+def test_a_cell_ruled_out_by_facts_chained_is_unreachable(cell: str) -> None:
+    assert reason(cell) is not None
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        # Each possible: blocker and rival tie while a third seat counts less; a block under
+        # per-hand settlement; a dead 6-6 under the debit; a pair out of a 4 x 6 starter hand
+        # without a bonus; a tie for lowest between the two seats the challenge leaves out; a
+        # block under the pass option; 6-6 held without a value (bonus 0) in a lost challenge.
+        "challenge=tied & lowest=alone",
+        "ending=blocked @ settlement=per-hand",
+        "top-double=held-dead @ dead_double_debit=on",
+        "closing-bonus=none & lead=starter",
+        "challenge=won & lowest=tie-by-pips",
+        "top-double=held-blocked @ blocked_action=pass",
+        "top-double=held & challenge=lost",
+    ],
+)
+def test_a_possible_cell_is_not_called_unreachable(cell: str) -> None:
+    assert reason(cell) is None
+
+
+def test_the_combination_hands_pin_what_no_other_case_reaches(
+    cases: list[dict[str, JSON]],
+) -> None:
+    combination = [case for case in cases if case["topic"] == "combination"]
+    assert combination
+    others = set().union(*(case_cells(c) for c in cases if c["topic"] != "combination"))
+    for case in combination:
+        assert case["pins"]
+        assert set(case["pins"]) <= case_cells(case)
+        assert not set(case["pins"]) & others
+
+
+def test_a_scenario_that_no_longer_reaches_a_pinned_cell_is_refused() -> None:
+    text = """
+[[scenario]]
+id = "combination-x"
+description = "A lead."
+why = "It leads 0-0 and stops: no challenge."
+preset = "pagat-4x7"
+seats = { 0 = "0-0" }
+moves = ["0 lead 0-0"]
+pins = ["hand=first & lead=double-blank", "ending=blocked & challenge=won"]
+"""
+    with pytest.raises(ScenarioError, match=r"no longer reaches the cell.*challenge=won"):
+        list(scenario_cases(text, "test.toml"))
+
+
+def test_cli_vectors_coverage_prints_the_table_and_exits_0(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["vectors", "coverage"]) == 0
+    out = capsys.readouterr().out
+    assert "ending & last-tile" in out
+    assert ", 0 open" in out

@@ -1,0 +1,168 @@
+"""Find drawn hands that reach the coverage cells no vector reaches, and write them as the
+``combination`` scenario group (``src/gaple/conformance/scenario_data/combination.toml``).
+
+    python tools/cover.py [--seed S] [--draws N] [--append] [--variant P] [--set K=JSON]
+
+The cells (:mod:`gaple.conformance.situations`) the other vectors reach are taken from a
+build; the rest, less those proven unreachable, are the targets. Hands are drawn as the fuzzer
+draws them (:mod:`gaple.conformance.drawing`), each played under every play policy; then the
+fewest hands covering the most targets are chosen greedily (set cover). Each hand is written
+with its whole deal and moves, and pins the targets it was chosen for: ``gaple vectors build``
+replays it on the reference and refuses it when it no longer reaches them. Run it again after a
+change that moves cells; a target no draw reaches is printed, to be covered by hand, by a
+search aimed at it (``--append`` with ``--variant`` and ``--set``), or proven unreachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from gaple.conformance.coverage import case_cells, reason
+from gaple.conformance.drawing import POLICIES, Hand, draw_hand, play_draw
+from gaple.conformance.scenarios import all_cases
+from gaple.conformance.situations import all_cells
+from gaple.presets import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "src" / "gaple" / "conformance" / "scenario_data" / "combination.toml"
+GROUP = "combination"
+
+
+def covered(keep: bool) -> tuple[set[str], int]:
+    """The cells the vectors outside the combination group reach (with ``keep``, the group's
+    too), and how many combination cases are kept."""
+    cells: set[str] = set()
+    kept = 0
+    for case in all_cases():
+        if case["topic"] != GROUP or keep:
+            cells |= case_cells(case)
+            kept += case["topic"] == GROUP
+    return cells, kept
+
+
+def candidates(
+    seed: int, draws: int, targets: set[str], presets: list[str], fixed: dict[str, Any]
+) -> list[tuple[Hand, set[str]]]:
+    """Each drawn hand (under each policy) that reaches a target, with the targets it
+    reaches."""
+    found = []
+    for number in range(draws):
+        draw = draw_hand(seed, number, presets, fixed)
+        if draw is None:
+            continue
+        for policy in POLICIES:
+            hand = play_draw(attrs.evolve(draw, policy=policy))
+            reached = set(hand.cells) & targets
+            if reached:
+                found.append((hand, reached))
+    return found
+
+
+def choose(found: list[tuple[Hand, set[str]]], targets: set[str]) -> list[tuple[Hand, set[str]]]:
+    """The greedy set cover: the hand reaching the most targets not yet pinned, until none
+    adds any (ties: the earliest drawn)."""
+    chosen: list[tuple[Hand, set[str]]] = []
+    left = set(targets)
+    while True:
+        best = max(found, key=lambda item: len(item[1] & left), default=None)
+        if best is None or not best[1] & left:
+            return chosen
+        chosen.append((best[0], best[1] & left))
+        left -= best[1]
+
+
+def _toml(value: Any) -> str:
+    """A TOML value of JSON ``value`` (not null: the options set to none are ``unset``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    return json.dumps(value)
+
+
+def entry(number: int, hand: Hand, pins: set[str], seed: int) -> str:
+    """The scenario of ``hand``, pinning ``pins``."""
+    draw = hand.draw
+    deal = hand.start.deal
+    moves = []
+    for played in hand.played:
+        line = f"{played.action.seat} {played.action.move}"
+        moves.append(line if played.error is None else f"{line} -> {played.error.code}")
+    lines = [
+        "[[scenario]]",
+        f'id = "{GROUP}-{number:03d}"',
+        f'description = "A drawn {draw.preset} hand reaching {len(pins)} cell(s) no other vector '
+        'reaches."',
+        "why = '''",
+        f"Drawn by tools/cover.py (seed {seed}, policy {draw.policy}) for the cells it pins; every",
+        "expected value is the reference's, and the build checks it still reaches them.",
+        "'''",
+        f'preset = "{draw.preset}"',
+        f"first_hand = {_toml(draw.first)}",
+        f"first_seat = {deal.first_seat}",
+    ]
+    options = {k: v for k, v in sorted(draw.changed.items()) if v is not None}
+    if options:
+        written = ", ".join(f"{k} = {_toml(v)}" for k, v in options.items())
+        lines.append(f"options = {{ {written} }}")
+    unset = sorted(k for k, v in draw.changed.items() if v is None)
+    if unset:
+        lines.append("unset = [" + ", ".join(f'"{k}"' for k in unset) + "]")
+    lines.append("hands = [" + ", ".join(f'"{" ".join(map(str, h))}"' for h in deal.hands) + "]")
+    if deal.set_aside:
+        lines.append(f'aside = "{" ".join(map(str, deal.set_aside))}"')
+    if deal.starter is not None:
+        lines.append(f'starter = "{deal.starter}"')
+    lines.append("moves = [")
+    lines += [f'  "{move}",' for move in moves]
+    lines.append("]")
+    lines.append("pins = [")
+    lines += [f'  "{pin}",' for pin in sorted(pins)]
+    lines.append("]")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--draws", type=int, default=4000)
+    parser.add_argument(
+        "--append", action="store_true", help="keep the hands written and add to them"
+    )
+    parser.add_argument("--variant", action="append", help="draw from these presets only")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=JSON")
+    args = parser.parse_args(argv)
+    fixed = {k: json.loads(v) for k, v in (item.split("=", 1) for item in args.set)}
+    reached, kept = covered(args.append)
+    targets = {c for c in all_cells() if c not in reached and reason(c) is None}
+    print(f"{len(reached)} cells covered by the other vectors, {len(targets)} targets")
+    found = candidates(args.seed, args.draws, targets, args.variant or list(PRESETS), fixed)
+    chosen = choose(found, targets)
+    pinned = set().union(*(pins for _, pins in chosen)) if chosen else set()
+    header = [
+        "# Drawn hands reaching the coverage cells no other vector reaches (topic combination).",
+        "#",
+        "# Written by tools/cover.py; read by gaple.conformance.builder. Do not edit by hand.",
+        "",
+    ]
+    start = kept + 1
+    body = [entry(n, hand, pins, args.seed) for n, (hand, pins) in enumerate(chosen, start)]
+    if args.append:
+        old = OUT.read_text(encoding="utf-8").rstrip("\n")
+        OUT.write_text("\n\n".join([old, *body]) + "\n", encoding="utf-8")
+    else:
+        OUT.write_text("\n".join(header) + "\n\n".join(body) + "\n", encoding="utf-8")
+    print(f"wrote {len(chosen)} hands pinning {len(pinned)} cells to {OUT.relative_to(ROOT)}")
+    for cell in sorted(targets - pinned):
+        print(f"not reached: {cell}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
