@@ -61,7 +61,6 @@ from gaple.conformance.vectors import cases_sha256, vector_set_of
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
 
-
 if TYPE_CHECKING:  # the fuzzer imports Hypothesis, an optional dependency
     from gaple.conformance.fuzz import FuzzReport
 
