@@ -166,8 +166,8 @@ def test_the_step_of_a_failure_is_escaped_in_the_html_page(
     assert "\x1b" not in text
     assert "\u009b" not in text
     # The step is shown, escaped: \ud800 as six characters, the markup as entities.
-    assert {"\ud800": "at step \\ud800", "\x1b[2J\u009b": "at step \\x1b[2J\\x9b"}.get(
-        step, "at step &lt;img src=x onerror=alert(1)&gt;"
+    assert {"\ud800": "after step \\ud800", "\x1b[2J\u009b": "after step \\x1b[2J\\x9b"}.get(
+        step, "after step &lt;img src=x onerror=alert(1)&gt;"
     ) in text
 
 

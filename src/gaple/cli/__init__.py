@@ -9,15 +9,13 @@ conform") uses status 1. No traceback reaches the user.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn, cast
 
 from gaple.cli.common import SIGNALS, UsageError
-from gaple.cli.pipe import reader_may_leave
+from gaple.cli.pipe import OutputFailed, reader_may_leave
 from gaple.conformance.escape import printable
 
 __all__ = ["UsageError", "main"]
@@ -99,18 +97,10 @@ def _run(args: argparse.Namespace) -> int:
         # Escaped, so a name or key read from a document cannot break the line or the encoder.
         print(f"gaple {args.command}: error: {printable(str(error))}", file=sys.stderr)
         return 2
-    except OSError as error:
+    except OutputFailed as error:
         # Standard output on a full disk: status 2, as for a --report or --out file that
         # cannot be written (1 would read as a verdict). A reader that left is no error:
         # reader_may_leave drops the output instead.
-        _drop_output()
-        print(f"gaple {args.command}: error: cannot write: {error.strerror}", file=sys.stderr)
+        print(f"gaple {args.command}: error: cannot write: {error}", file=sys.stderr)
         return 2
     return status
-
-
-def _drop_output() -> None:
-    """Send what is left in standard output's buffer to the null device: flushing it again at
-    exit would fail again, with Python's own message on stderr."""
-    with contextlib.suppress(OSError, ValueError):  # not a file descriptor (a test's stream)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
