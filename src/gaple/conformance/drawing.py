@@ -9,6 +9,7 @@ Hand N of seed S is drawn from its own :class:`random.Random`, so (S, N) replays
 from __future__ import annotations
 
 import functools
+import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -63,7 +64,7 @@ leaves the fewest tiles able to follow (blocked hands, challenges); playing doub
 (closing doubles); both; or using up the other tiles of N and 0 without showing N or 0 on an
 end, the doubles N-N and 0-0 kept back (dead doubles)."""
 
-ILLEGAL_SHARE = 4
+ILLEGAL_SHARE = 6
 """One action in this many is an illegal probe (a rejected move the engine must refuse)."""
 
 
@@ -132,18 +133,23 @@ def _variant(
         pick("blank_double_bonus", [50, 25, 0], team_base)
         pick("dead_double_debit", [False, True], team_base)
         pick("closing_any_double", [False, True], team_base)
+    built = _built(name, json.dumps(fixed, sort_keys=True), tuple(sorted(drawn.items())))
+    return None if built is None else (name, *built)
+
+
+@functools.lru_cache(maxsize=4096)
+def _built(
+    name: str, fixed: str, drawn: tuple[tuple[str, Any], ...]
+) -> tuple[dict[str, JSON], Ruleset] | None:
+    """The options changed (JSON form) and the ruleset of preset ``name`` with ``fixed`` (JSON
+    text) and ``drawn``, or ``None`` if invalid: validating a ruleset costs more than playing a
+    hand, and a run draws the same rules again and again."""
     try:
-        rules = base.replace(**fixed, **drawn)
+        rules = find_preset(name).rules.replace(**json.loads(fixed), **dict(drawn))
     except InvalidRuleset:
         return None
-    base_json, rules_json = _preset_json(name), rules_to_json(rules)
-    changed = {k: rules_json[k] for k in rules_json if rules_json[k] != base_json[k]}
-    return name, changed, rules
-
-
-@functools.cache
-def _preset_json(name: str) -> dict[str, JSON]:
-    return rules_to_json(find_preset(name).rules)
+    base_json, rules_json = rules_to_json(find_preset(name).rules), rules_to_json(rules)
+    return {k: rules_json[k] for k in rules_json if rules_json[k] != base_json[k]}, rules
 
 
 # --- drawing the hand --------------------------------------------------------------------
