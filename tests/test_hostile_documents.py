@@ -8,21 +8,33 @@ UTF-8, truncation, a byte order mark, ``NaN`` and ``Infinity``, duplicate keys, 
 the size limit. Each must end with a documented status, nothing raised, one line on standard
 error when the status is 2, and quickly.
 
-The ``ci`` profile (``HYPOTHESIS_PROFILE=ci``) tries 10,000 documents per reader; the default
-profile a small sample. ``main()`` runs in process, with standard output encoded strictly as
-UTF-8 (as a pipe is), so text that cannot be encoded fails the test as it would fail the user.
+Issue 26 adds the families the last campaign found: reports for ``summary`` and ``merge`` and
+case files with surrogates and lists of the wrong length (run with ``--report`` and
+``--junit``), replies nested to any depth under ``--validate``, every command with its output
+or a file it writes on a full disk, special files (FIFOs, devices, links) among the case
+files, a signal at any moment after ``main`` starts, and hidden characters (C1 controls,
+bidirectional overrides, DEL, line separators) in every output form: nothing hidden may reach
+standard output, standard error or a written page raw.
+
+The ``ci`` profile (``HYPOTHESIS_PROFILE=ci``) tries 10,000 documents per reader (fewer for the
+slower families, see :data:`HEAVY` and :data:`PROCESS`); the default profile a small sample.
+``main()`` runs in process, with standard output encoded strictly as UTF-8 (as a pipe is), so
+text that cannot be encoded fails the test as it would fail the user.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import errno
 import io
 import json
 import os
+import signal
+import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +42,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import gaple
 from gaple.cli import check, main
 from gaple.conformance import bounded
+from gaple.conformance.engines import EngineError, ReferenceEngine, Validator
+from gaple.conformance.escape import printable
 from gaple.io import state_to_json
 from gaple.presets import ruleset
 from gaple.rules import OPTION_NAMES
 from gaple.simulate import random_hand
 from test_cli import E001_1_POSITION
+from test_reports import FOUR, _footer, _header
 
 JSON = Any
 CI = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
@@ -45,6 +61,10 @@ HOSTILE = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+HEAVY = settings(HOSTILE, max_examples=500 if CI else 20)
+"""A family whose every example runs a whole command that replays or renders (a run, a page)."""
+PROCESS = settings(HOSTILE, max_examples=40 if CI else 3)
+"""A family whose every example starts gaple as a process (a second or more each)."""
 SECONDS = 5.0
 """Longest one document may take: the largest is just over the 1 MiB limit."""
 
@@ -54,12 +74,24 @@ CASE = json.loads(
     (ROOT / "spec/vectors/v1/open/open-double-blank-holder-leads.json").read_text("utf-8")
 )
 POSITION = {**E001_1_POSITION, "rules": {"hand_size": 6}}
+RESULT_CASE = json.loads(
+    (
+        ROOT / "spec/vectors/v1/random/pagat-4x7-double-blank-25/"
+        "random-pagat-4x7-double-blank-25-3.json"
+    ).read_text("utf-8")
+)
+"""A case with a result checked at every level, under a preset with double_blank_25."""
+VALIDATOR = Validator()
 
 
 # --- the documents ----------------------------------------------------------------------------
 
-_TEXT = st.text(st.characters(exclude_categories=()), max_size=6)
-"""Any text, lone surrogates included (Hypothesis leaves them out unless told)."""
+_HIDDEN = ["\x1b", "\x7f", "\u009b", "\u202e", "\u2066", "\u2028", "\u2029", "\ud800", "\U000f0000"]
+"""Characters a terminal or a page acts on, or no encoder takes: ESC, DEL, CSI (C1), RLO, LRI,
+the line and paragraph separators, a lone surrogate, a private-use code point."""
+_TEXT = st.text(st.characters(exclude_categories=()) | st.sampled_from(_HIDDEN), max_size=6)
+"""Any text, lone surrogates and the hidden characters included (Hypothesis leaves the first
+out unless told, and draws the others rarely)."""
 
 _VALUES: st.SearchStrategy[JSON] = st.recursive(
     st.none()
@@ -134,10 +166,30 @@ def _spoil_text(data: st.DataObject, text: bytes) -> bytes:
     return text
 
 
+def _spoil_length(data: st.DataObject, doc: JSON) -> JSON:
+    """``doc`` with one list somewhere (a count per seat, the rule IDs...) an item longer,
+    an item shorter or emptied."""
+    if isinstance(doc, dict | list) and doc:
+        keys = list(doc) if isinstance(doc, dict) else list(range(len(doc)))
+        inner = [key for key in keys if isinstance(doc[key], dict | list)]
+        if inner and (not isinstance(doc, list) or data.draw(st.booleans())):
+            key = data.draw(st.sampled_from(inner))
+            doc[key] = _spoil_length(data, doc[key])
+            return doc
+    if isinstance(doc, list):
+        edit = data.draw(st.sampled_from(["longer", "shorter", "empty"]))
+        if edit == "longer":
+            return [*doc, copy.deepcopy(doc[-1]) if doc else 0]
+        return doc[:-1] if edit == "shorter" else []
+    return doc
+
+
 def _hostile(data: st.DataObject, base: JSON) -> bytes:
     doc = copy.deepcopy(base)
     for _ in range(data.draw(st.integers(0, 2))):
         doc = _spoil_value(data, doc)
+    if data.draw(st.booleans()):
+        doc = _spoil_length(data, doc)
     # ensure_ascii=False writes a lone surrogate raw, which no UTF-8 decoder accepts.
     text = json.dumps(doc, ensure_ascii=data.draw(st.booleans()))
     return _spoil_text(data, text.encode("utf-8", "surrogatepass"))
@@ -163,20 +215,30 @@ def _streams(stdin: bytes = b"") -> Iterator[tuple[io.BytesIO, io.BytesIO]]:
         sys.stdin, sys.stdout, sys.stderr = saved
 
 
-def _run(argv: list[str], statuses: set[int], stdin: bytes = b"") -> int:
-    """Run ``gaple argv`` and assert the outcome every reader owes its user."""
+def _run(argv: list[str], statuses: set[int], stdin: bytes = b"", *, files: int = 1) -> int:
+    """Run ``gaple argv`` and assert the outcome every reader owes its user: under status 2,
+    one line on standard error per bad file, each from gaple (at most ``files``)."""
     began = time.perf_counter()
-    with _streams(stdin) as (_out, err):
+    with _streams(stdin) as (out, err):
         status = main(argv)
         errors = err.getvalue().decode("utf-8")
+        output = out.getvalue().decode("utf-8")
     seconds = time.perf_counter() - began
     assert status in statuses, errors
     assert "Traceback" not in errors
+    _nothing_hidden(output)
+    _nothing_hidden(errors)
     if status == 2:
-        assert len(errors.splitlines()) == 1, errors
-        assert errors.startswith("gaple "), errors
+        assert 1 <= len(errors.splitlines()) <= files, errors
+        assert all(line.startswith("gaple ") for line in errors.splitlines()), errors
     assert seconds < SECONDS, f"{seconds:.1f} s for {argv}"
     return status
+
+
+def _nothing_hidden(text: str) -> None:
+    """No hidden character raw in ``text`` but the newlines that end its lines."""
+    for line in text.split("\n"):
+        assert printable(line) == line, f"raw hidden characters in {line!r}"
 
 
 @pytest.fixture(scope="module")
@@ -224,13 +286,206 @@ def test_score_of_a_hostile_document(folder: Path, data: st.DataObject) -> None:
 
 
 @HOSTILE
-@given(data=st.data())
-def test_a_hostile_case_file(folder: Path, data: st.DataObject) -> None:
+@given(data=st.data(), base=st.sampled_from([CASE, RESULT_CASE]), without_rules=st.booleans())
+def test_a_hostile_case_file(
+    folder: Path, data: st.DataObject, base: JSON, without_rules: bool
+) -> None:
     cases = folder / "cases"
     cases.mkdir(exist_ok=True)
-    (cases / "case.json").write_bytes(_hostile(data, CASE))
-    # 0 conforms, 1 a case failed (its expectations were spoilt), 2 not a case, 3 skipped.
-    _run(["conformance", "run", "--reference", "--cases", str(cases)], {0, 1, 2, 3})
+    (cases / "case.json").write_bytes(_hostile(data, base))
+    argv = ["conformance", "run", "--reference", "--cases", str(cases)]
+    argv += ["--report", str(folder / "run.jsonl"), "--junit", str(folder / "run.xml")]
+    with pytest.MonkeyPatch.context() as patch:
+        if without_rules:
+            # An engine that declares the rules level but leaves out the optional field.
+            patch.setattr(ReferenceEngine, "request", _without_rules(ReferenceEngine.request))
+        # 0 conforms, 1 a case failed (its expectations were spoilt), 2 not a case, 3 skipped.
+        _run(argv, {0, 1, 2, 3})
+
+
+def _without_rules(
+    request: Callable[[ReferenceEngine, dict[str, JSON]], dict[str, JSON]],
+) -> Callable[[ReferenceEngine, dict[str, JSON]], dict[str, JSON]]:
+    def answer(engine: ReferenceEngine, message: dict[str, JSON]) -> dict[str, JSON]:
+        reply = request(engine, message)
+        for inner in [reply, *reply.get("replies", [])]:
+            if inner.get("type") == "result":
+                inner.pop("rules", None)
+        return reply
+
+    return answer
+
+
+_REPORT = [_header(), *FOUR, _footer(FOUR)]
+"""A whole report of four cases, one of each status (tests/test_reports.py)."""
+
+
+@HEAVY
+@given(data=st.data(), html=st.booleans())
+def test_a_hostile_report_for_summary_and_merge(
+    folder: Path, data: st.DataObject, html: bool
+) -> None:
+    report = folder / "report.jsonl"
+    lines = [_hostile(data, record).replace(b"\n", b" ") for record in _REPORT]
+    report.write_bytes(b"\n".join(lines) + b"\n")
+    page = folder / "report.html"
+    page.unlink(missing_ok=True)
+    summary = ["conformance", "summary", str(report), *(["--html", str(page)] if html else [])]
+    # 0 shown, 2 not a complete report (or a failure's position does not replay).
+    _run(summary, {0, 2})
+    if page.exists():
+        _nothing_hidden(page.read_text("utf-8"))
+    _run(["conformance", "merge", str(report), "--out", str(folder / "merged.jsonl")], {0, 2})
+
+
+@HOSTILE
+@given(
+    depth=st.integers(1, 3_000),
+    kind=st.sampled_from(["error", "state", "batch"]),
+)
+def test_a_reply_nested_to_any_depth_under_validate(depth: int, kind: str) -> None:
+    nested: JSON = []
+    for _ in range(depth - 1):
+        nested = [nested]
+    reply: dict[str, JSON] = {
+        "error": {"type": "error", "message": nested},
+        "state": {"type": "state", "legal": nested},
+        "batch": {"type": "batch", "replies": [{"type": "state", "line": nested}]},
+    }[kind]
+    request = "batch" if kind == "batch" else "state"
+    # Refused, whatever the depth; nothing else is raised (RecursionError before issue 26).
+    with pytest.raises(EngineError):
+        VALIDATOR.check_reply(request, reply, batched=[{"type": "state"}])
+
+
+class _Full(io.RawIOBase):
+    """A file on a full disk: every write fails as the kernel says it (ENOSPC)."""
+
+    full = True
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if self.full:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return len(data)
+
+
+@HEAVY
+@given(command=st.integers(0, 10), form=st.sampled_from(["text", "json"]), full=st.booleans())
+def test_every_command_with_its_output_on_a_full_disk(
+    folder: Path, command: int, form: str, full: bool
+) -> None:
+    transcript = folder / "full.json"
+    transcript.write_text(json.dumps(TRANSCRIPT), "utf-8")
+    report = folder / "full-report.jsonl"
+    # The one shard of its run, so that merge gets as far as writing.
+    whole = [_header(shard={"index": 1, "count": 1}), *_REPORT[1:]]
+    report.write_text("".join(json.dumps(r) + "\n" for r in whole), "utf-8")
+    cases = folder / "full-cases"
+    cases.mkdir(exist_ok=True)
+    (cases / "case.json").write_text(json.dumps(CASE), "utf-8")
+    run = ["conformance", "run", "--reference", "--cases", str(cases)]
+    argv = [
+        ["play", "--seed", "1", "--format", form],
+        ["match", "--seed", "1", "--format", form],
+        ["variants", "--format", form],
+        ["score", str(transcript), "--format", form],
+        ["check", str(transcript), "--format", form],
+        run,
+        [*run, "--report", "/dev/full"],
+        [*run, "--junit", "/dev/full"],
+        ["conformance", "summary", str(report)],
+        ["conformance", "summary", str(report), "--html", "/dev/full"],
+        ["conformance", "merge", str(report), "--out", "/dev/full"],
+    ][command]
+    # Standard output on a full disk (``full``), or the file a command writes (/dev/full).
+    on_stdout = full or "/dev/full" not in argv
+    disk = _Full()
+    stdout = io.TextIOWrapper(io.BufferedWriter(disk), encoding="utf-8")
+    with _streams() as (_out, err):
+        if on_stdout:
+            sys.stdout = stdout
+        status = main(argv)
+        errors = err.getvalue().decode("utf-8")
+    disk.full = False  # room again, so that closing the stream writes what it holds
+    stdout.close()
+    assert status == 2, errors
+    assert "Traceback" not in errors
+    # The last line (a run shows its progress before it) is gaple's, saying why.
+    assert errors.splitlines()[-1].startswith("gaple "), errors
+    assert "No space left on device" in errors.splitlines()[-1]
+
+
+_SPECIAL = ["fifo", "device", "link to a fifo", "folder", "hard link", "dangling link"]
+
+
+@HEAVY
+@given(kinds=st.lists(st.sampled_from(_SPECIAL), min_size=1, max_size=4), data=st.data())
+def test_special_files_among_the_case_files(
+    tmp_path_factory: pytest.TempPathFactory, kinds: list[str], data: st.DataObject
+) -> None:
+    cases = tmp_path_factory.mktemp("special")
+    (cases / "case.json").write_text(json.dumps(CASE), "utf-8")
+    for number, kind in enumerate(kinds):
+        name = cases / f"{data.draw(st.sampled_from(['a', 'z', 'sub/x']))}{number}.json"
+        name.parent.mkdir(exist_ok=True)
+        if kind == "fifo":
+            os.mkfifo(name)
+        elif kind == "device":
+            name.symlink_to("/dev/zero")
+        elif kind == "link to a fifo":
+            os.mkfifo(cases / f"pipe{number}")
+            name.symlink_to(cases / f"pipe{number}")
+        elif kind == "folder":
+            name.mkdir()
+        elif kind == "hard link":
+            os.link(cases / "case.json", name)
+        else:
+            name.symlink_to(cases / "nowhere")
+    # 0 every file a case (hard links and folders only), 2 a file that is not; never a hang.
+    _run(["conformance", "run", "--reference", "--cases", str(cases)], {0, 2}, files=len(kinds))
+
+
+_STARTED = (
+    "import sys, gaple.cli\nprint('started', flush=True)\nsys.exit(gaple.cli.main(sys.argv[1:]))\n"
+)
+
+
+@PROCESS
+@given(delay=st.floats(0, 0.4), number=st.sampled_from([signal.SIGINT, signal.SIGTERM]))
+def test_a_signal_at_any_moment_of_a_run_leaves_a_complete_report(
+    tmp_path_factory: pytest.TempPathFactory, delay: float, number: int
+) -> None:
+    where = tmp_path_factory.mktemp("signal")
+    (where / "cases").mkdir()
+    (where / "cases" / "case.json").write_text(json.dumps(CASE), "utf-8")
+    report, junit = where / "r.jsonl", where / "j.xml"
+    argv = ["conformance", "run", "--reference", "--cases", str(where / "cases")]
+    argv += ["--report", str(report), "--junit", str(junit)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", _STARTED, *argv],
+        env={**os.environ, "PYTHONPATH": str(Path(gaple.__file__).parent.parent)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    # From the first moment of main (gaple imported: before that Python's own start runs).
+    assert process.stdout.readline() == b"started\n"
+    time.sleep(delay)
+    process.send_signal(number)
+    _out, err = process.communicate(timeout=120)
+    # 128 + the signal when it stopped the run, 0 when the run had finished. Killed by the
+    # signal only once main has put Python's handlers back, its work done: the footer then
+    # says the run was not interrupted (a known window, from main's last statement to exit).
+    assert process.returncode in {0, 128 + number, -number}, err
+    if process.returncode != -number:
+        assert b"Traceback" not in err
+    records = [json.loads(line) for line in report.read_text("ascii").splitlines()]
+    assert records[-1]["type"] == "footer"
+    assert records[-1]["interrupted"] is (process.returncode == 128 + number)
+    assert junit.read_text("utf-8").startswith("<?xml")
 
 
 @HOSTILE

@@ -1,7 +1,8 @@
 """The ``gaple`` command line: one module per subcommand, each with a ``register`` function.
 
-Every failure a user can cause (an unknown variant, a bad option, an unreadable file) ends with
-one line on standard error and exit status 2; a command's own verdict (for example "does not
+Every failure a user can cause (an unknown variant, a bad option, an unreadable file) and an
+output that cannot be written (standard output on a full disk) ends with one line on standard
+error and exit status 2; a command's own verdict (for example "does not
 conform") uses status 1. No traceback reaches the user.
 """
 
@@ -13,8 +14,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn, cast
 
-from gaple.cli.common import UsageError
-from gaple.cli.pipe import reader_may_leave
+from gaple.cli.common import SIGNALS, UsageError
+from gaple.cli.pipe import OutputFailed, reader_may_leave
 from gaple.conformance.escape import printable
 
 __all__ = ["UsageError", "main"]
@@ -67,18 +68,39 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status, also when the reader of standard
     output has left early (``gaple check log.jsonl | head -1`` fails for a failing log)."""
-    with reader_may_leave():
-        return _main(argv)
+    # First: a signal while gaple starts is held for the command that ends cleanly on it
+    # (conformance run and fuzz); the others get Python's handlers back once parsed.
+    SIGNALS.install()
+    try:
+        with reader_may_leave():
+            return _main(argv)
+    finally:
+        SIGNALS.restore()
 
 
 def _main(argv: Sequence[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
     args = parser.parse_args(words)
+    if not getattr(args, "owns_signals", False):
+        SIGNALS.restore()
+        if SIGNALS.received is not None:
+            return SIGNALS.status()
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         status: int = args.run(args)
+        sys.stdout.flush()  # so that a full disk fails here, not in Python's flush at exit
     except UsageError as error:
         # Escaped, so a name or key read from a document cannot break the line or the encoder.
         print(f"gaple {args.command}: error: {printable(str(error))}", file=sys.stderr)
+        return 2
+    except OutputFailed as error:
+        # Standard output on a full disk: status 2, as for a --report or --out file that
+        # cannot be written (1 would read as a verdict). A reader that left is no error:
+        # reader_may_leave drops the output instead.
+        print(f"gaple {args.command}: error: cannot write: {error}", file=sys.stderr)
         return 2
     return status

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
+import signal
 import sys
 from typing import Any
 
 from gaple.conformance import bounded
-from gaple.conformance.escape import printable
+from gaple.conformance.escape import json_escaped, printable
 from gaple.io import FormatError, rules_from_json, rules_to_json
 from gaple.presets import UnknownPreset, find_preset
 from gaple.rules import Ruleset
 
 __all__ = [
+    "SIGNALS",
+    "Signals",
     "UnreadableJson",
     "UsageError",
     "add_format",
@@ -120,18 +122,64 @@ def _value(text: str, raw: str) -> Any:
 def dump_json(data: Any) -> str:
     r"""Pretty JSON with a stable key order, encodable as UTF-8 whatever it holds.
 
-    A lone UTF-16 surrogate read from a document (``"\ud800"`` is valid JSON) is written as
-    its JSON escape: no encoder accepts it raw, and the escape reads back as the same string.
+    A lone UTF-16 surrogate read from a document (``"\ud800"`` is valid JSON) and every other
+    hidden character (a C1 control, a bidirectional override, DEL, a line separator) is
+    written as its JSON escape (:func:`~gaple.conformance.escape.json_escaped`): no encoder
+    accepts the first raw, a terminal acts on the others, and the escape reads back as the
+    same string.
 
     >>> import json
     >>> from gaple.cli.common import dump_json
-    >>> text = dump_json({"key\ud800": "é"})
-    >>> "\\ud800" in text, json.loads(text) == {"key\ud800": "é"}
-    (True, True)
+    >>> text = dump_json({"key\ud800": "é\u202e"})
+    >>> "\\ud800" in text, "\\u202e" in text, json.loads(text) == {"key\ud800": "é\u202e"}
+    (True, True, True)
     """
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return json_escaped(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-"""Only a lone surrogate can match: a str holds a valid pair as one code point."""
+class Signals:
+    """SIGINT and SIGTERM, caught from the first thing ``gaple`` does: held (noted only) until
+    a command that ends cleanly on them arms them (:meth:`arm`); from then on the first is
+    raised as a :class:`KeyboardInterrupt`, and a later one only noted, so the cleanup (bounded
+    in time) always finishes."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self.raising = False
+        self._saved: dict[int, Any] = {}
+
+    def install(self) -> None:
+        """Hold both signals from now on (what came before is forgotten)."""
+        self.received, self.raising = None, False
+        for number in (signal.SIGINT, signal.SIGTERM):
+            self._saved[number] = signal.signal(number, self._handle)
+
+    def restore(self) -> None:
+        """Put back the handlers found by :meth:`install`."""
+        for number, handler in self._saved.items():
+            signal.signal(number, handler)
+        self._saved.clear()
+
+    def arm(self) -> None:
+        """Raise the first signal from now on, at once if one came while held.
+
+        Raises:
+            KeyboardInterrupt: a signal was held.
+        """
+        if self.received is not None:
+            raise KeyboardInterrupt
+        self.raising = True
+
+    def _handle(self, number: int, _frame: object) -> None:
+        self.received = self.received or number
+        if self.raising:
+            self.raising = False
+            raise KeyboardInterrupt
+
+    def status(self) -> int:
+        """128 plus the first signal's number (130 for SIGINT, 143 for SIGTERM)."""
+        return 128 + (self.received or signal.SIGINT)
+
+
+SIGNALS = Signals()
+"""The process's one catcher of SIGINT and SIGTERM, installed by ``gaple.cli.main``."""

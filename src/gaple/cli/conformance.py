@@ -17,18 +17,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import signal
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
 from gaple import __version__
-from gaple.cli.common import UsageError, dump_json, rules_from_args
+from gaple.cli.common import SIGNALS, Signals, UsageError, dump_json, rules_from_args
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
+from gaple.conformance.bounded import Refused, parse
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.engines import (
     Engine,
@@ -45,6 +45,7 @@ from gaple.conformance.merging import merge_shards, overall, read_shard
 from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, run_suite
 from gaple.conformance.summary import (
+    RECORD_LIMITS,
     BadReport,
     Report,
     docs_base,
@@ -59,6 +60,9 @@ from gaple.conformance.summary import (
 from gaple.conformance.vectors import cases_sha256, vector_set_of
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
+
+if TYPE_CHECKING:  # the fuzzer imports Hypothesis, an optional dependency
+    from gaple.conformance.fuzz import FuzzReport
 
 __all__ = ["register"]
 
@@ -94,7 +98,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "cases",
         rule="case number k (from 0, in the order of their IDs) belongs to shard k %% N + 1",
     )
-    run.set_defaults(run=_run)
+    run.set_defaults(run=_run, owns_signals=True)
 
     summary = inner.add_parser(
         "summary", help="several saved reports side by side, by rule ID; --html writes a page"
@@ -158,7 +162,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "hands drawn",
         rule="a hash of each hand's rules and first-hand flag picks its shard",
     )
-    fuzz.set_defaults(run=_fuzz)
+    fuzz.set_defaults(run=_fuzz, owns_signals=True)
 
     adapter = inner.add_parser(
         "adapter", help="serve gaple itself as a protocol v1 adapter on stdin/stdout"
@@ -303,50 +307,19 @@ _EXIT = {
 }
 
 
-class _Signals:
-    """SIGINT and SIGTERM end the run like Ctrl-C (a :class:`KeyboardInterrupt`) once; a
-    second one is only noted, so the cleanup (bounded in time) always finishes."""
-
-    def __init__(self) -> None:
-        self.received: int | None = None
-        self.raising = True
-        self._saved: dict[int, Any] = {}
-
-    def __enter__(self) -> _Signals:
-        for number in (signal.SIGINT, signal.SIGTERM):
-            self._saved[number] = signal.signal(number, self._handle)
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        for number, handler in self._saved.items():
-            signal.signal(number, handler)
-
-    def _handle(self, number: int, _frame: object) -> None:
-        first = self.received is None
-        self.received = self.received or number
-        if first and self.raising:
-            self.raising = False
-            raise KeyboardInterrupt
-
-    def status(self) -> int:
-        """128 plus the first signal's number (130 for SIGINT, 143 for SIGTERM)."""
-        return 128 + (self.received or signal.SIGINT)
-
-
 def _run(args: argparse.Namespace) -> int:
     make_engine = _engine_factory(args)
     if args.max_fail is not None and args.max_fail < 1:
         msg = f"--max-fail must be at least 1, got {args.max_fail}"
         raise UsageError(msg)
-    with _Signals() as signals:
-        try:
-            return _run_reported(args, make_engine, signals)
-        finally:
-            kill_all()
+    try:
+        return _run_reported(args, make_engine, SIGNALS)
+    finally:
+        kill_all()
 
 
 def _run_reported(
-    args: argparse.Namespace, make_engine: Callable[[], Engine], signals: _Signals
+    args: argparse.Namespace, make_engine: Callable[[], Engine], signals: Signals
 ) -> int:
     """The run, with a report and JUnit file that are complete however it ends: normally, on
     a usage error or on a signal at any moment."""
@@ -375,6 +348,7 @@ def _run_reported(
     began = time.perf_counter()
     refused: UsageError | None = None
     try:
+        signals.arm()  # a signal held since gaple started ends the run here
         every, chosen = _cases(args)
         # Sorted by ID, so that a shard and the order of the report do not depend on how the
         # cases were found.
@@ -405,15 +379,25 @@ def _run_reported(
     if signals.received is not None:
         summary = attrs.evolve(summary, interrupted=True)
     progress.finish()
-    if report is not None and stream is not None:
-        report.footer(summary)
-        stream.close()
+    unwritten = None if report is None else _end_report(report, summary, args.report)
     if args.junit is not None:
         _write("--junit", args.junit, junit_xml(summary, name=impl))
-    if refused is not None:
-        raise refused
+    for failure in (refused, unwritten):
+        if failure is not None:
+            raise failure
     print(summary_text(summary, docs=_docs(args)))
     return signals.status() if summary.interrupted else _EXIT[summary.verdict]
+
+
+def _end_report(report: JsonLinesReport, summary: Summary, path: Path) -> UsageError | None:
+    """Write the footer and close the report; the error to end the run with if a write of
+    the report failed (after the JUnit file is written)."""
+    report.footer(summary)
+    report.close()
+    if report.failed is None:
+        return None
+    msg = f"--report {path}: {report.failed.strerror} (the report is incomplete)"
+    return UsageError(msg)
 
 
 def _open_report(path: Path | None) -> IO[str] | None:
@@ -489,7 +473,7 @@ def _kind(path: Path) -> str:
     conformance fuzz's. Anything else is left to the run's reader, which says what is wrong."""
     try:
         with path.open("rb") as stream:
-            first = stream.readline(_FIRST_LINE)
+            first = stream.readline(RECORD_LIMITS.max_bytes + 1)
     except OSError as error:
         msg = f"{path}: cannot read: {error.strerror}"
         raise UsageError(msg) from None
@@ -499,17 +483,14 @@ def _kind(path: Path) -> str:
     if not start.startswith(b"{"):
         return "conformance run"
     try:
-        header = json.loads(start)
-    except ValueError:
-        # An object that goes on past its first line: the fuzz report, indented.
+        header = parse(start, RECORD_LIMITS)
+    except Refused:
+        # An object that goes on past its first line (the fuzz report, indented), or a line
+        # that no report's reader takes: the fuzz report's reader says what is wrong.
         return "conformance fuzz"
     return (
         "conformance run" if isinstance(header, dict) and "type" in header else "conformance fuzz"
     )
-
-
-_FIRST_LINE = 8 << 20
-"""Bytes of a report's first line read to tell its kind: a run's whole header."""
 
 
 def _merge_checks(args: argparse.Namespace) -> int:
@@ -584,26 +565,40 @@ def _fuzz(args: argparse.Namespace) -> int:
     if not (math.isfinite(max_seconds) and max_seconds > 0):
         msg = f"--max-seconds must be a finite positive number of seconds, got {max_seconds}"
         raise UsageError(msg)
+    # What the shards of one run share, so that a merge can refuse shards of two runs.
+    run = {
+        "gaple": __version__,
+        "impl": "gaple (reference, in process)" if args.reference else args.impl,
+        "seed": args.seed,
+        "variant": "any" if args.variant == "any" else names[0],
+        "set": fixed,
+        "examples": examples,
+        "max_seconds": max_seconds,
+    }
     try:
-        with _Signals() as signals:
-            try:
-                report = fuzz(
-                    make_engine,
-                    names,
-                    examples=examples,
-                    seed=args.seed,
-                    overrides=fixed,
-                    max_seconds=max_seconds,
-                    shard=shard,
-                    jobs=jobs,
-                )
-            except KeyboardInterrupt:
-                print("interrupted: no report", file=sys.stderr)
-                return signals.status()
-            finally:
-                kill_all()
+        try:
+            SIGNALS.arm()
+            report = fuzz(
+                make_engine,
+                names,
+                examples=examples,
+                seed=args.seed,
+                overrides=fixed,
+                max_seconds=max_seconds,
+                shard=shard,
+                jobs=jobs,
+            )
+        except KeyboardInterrupt:
+            SIGNALS.raising = False
+            print("interrupted: no report", file=sys.stderr)
+            return SIGNALS.status()
+        finally:
+            kill_all()
     except EngineError as error:
         msg = f"engine error: {error}"
+        if args.report is not None:
+            # The run's names and the error, so that a merge refuses the shard saying why.
+            _write_fuzz_report(args.report, {**run, "error": msg}, shard)
         raise UsageError(msg) from None
     except Unsupported as error:
         msg = f"the engine declined every hand drawn ({error})"
@@ -611,17 +606,13 @@ def _fuzz(args: argparse.Namespace) -> int:
     label = args.variant + "".join(f" {k}={json.dumps(v)}" for k, v in fixed.items())
     # The files first, then the output, so a reader that stops early cannot leave one unwritten.
     if args.report is not None:
-        # What the shards of one run share, so that a merge can refuse shards of two runs.
-        run = {
-            "gaple": __version__,
-            "impl": "gaple (reference, in process)" if args.reference else args.impl,
-            "seed": args.seed,
-            "variant": "any" if args.variant == "any" else names[0],
-            "set": fixed,
-            "examples": examples,
-            "max_seconds": max_seconds,
-        }
         _write_fuzz_report(args.report, {**run, **report.to_json()}, shard)
+    return _fuzz_outcome(args, report, label)
+
+
+def _fuzz_outcome(args: argparse.Namespace, report: FuzzReport, label: str) -> int:
+    """The end of a fuzzing run: the case written if there is one, then the counts and the
+    verdict printed; the exit status."""
     found = report.finding
     if found is None:
         print(report.table())

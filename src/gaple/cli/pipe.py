@@ -1,18 +1,26 @@
-"""Standard output whose reader may leave early (``gaple check log.jsonl | head -1``).
+"""Standard output whose reader may leave early (``gaple check log.jsonl | head -1``) or whose
+disk may fill up (``gaple play >/dev/full``).
 
 A reader that closes the pipe changes nothing but where the output goes: the command runs to
-its verdict, writes every file it was asked for and exits with the verdict's status.
+its verdict, writes every file it was asked for and exits with the verdict's status. A write
+that fails otherwise raises :class:`OutputFailed`, which the command line words in one line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO, cast
 
-__all__ = ["reader_may_leave"]
+__all__ = ["OutputFailed", "reader_may_leave"]
+
+
+class OutputFailed(Exception):
+    """Standard output could not be written (a full disk, an I/O error); not an
+    :class:`OSError`, so that no handler of a command's own files takes it for one of them."""
 
 
 class _Dropping:
@@ -22,20 +30,34 @@ class _Dropping:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        """Write ``text``, or drop it if the reader has gone."""
+        """Write ``text``, or drop it if the reader has gone.
+
+        Raises:
+            OutputFailed: the write failed otherwise.
+        """
         try:
             return self._stream.write(text)
         except BrokenPipeError:
             self._to_devnull()
             return len(text)
+        except OSError as error:
+            self._to_devnull()
+            raise OutputFailed(error.strerror or str(error)) from None
 
     def flush(self) -> None:
-        """Flush, or drop what is buffered if the reader has gone."""
+        """Flush, or drop what is buffered if the reader has gone.
+
+        Raises:
+            OutputFailed: the flush failed otherwise.
+        """
         try:
             self._stream.flush()
         except BrokenPipeError:
             self._to_devnull()
             self._stream.flush()
+        except OSError as error:
+            self._to_devnull()
+            raise OutputFailed(error.strerror or str(error)) from None
 
     def _to_devnull(self) -> None:
         # The descriptor, not only this object, now leads to /dev/null: what is still
@@ -43,7 +65,8 @@ class _Dropping:
         # "Exception ignored ... BrokenPipeError" and exiting with 120.
         devnull = os.open(os.devnull, os.O_WRONLY)
         try:
-            os.dup2(devnull, self._stream.fileno())
+            with contextlib.suppress(OSError, ValueError):  # a test's stream has no descriptor
+                os.dup2(devnull, self._stream.fileno())
         finally:
             os.close(devnull)
 
@@ -62,5 +85,6 @@ def reader_may_leave() -> Iterator[None]:
     try:
         yield
     finally:
-        guarded.flush()
+        with contextlib.suppress(OutputFailed):  # already worded by the command line
+            guarded.flush()
         sys.stdout = saved

@@ -16,18 +16,32 @@ every refusal, so the value or the refusal never depends on orjson.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import math
+import os
 import re
-from collections.abc import Callable
+import stat
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from attrs import frozen
 
 from gaple.conformance.escape import printable
 
-__all__ = ["LIMITS", "Limits", "Refused", "exact_key", "json_line", "loads", "parse", "read"]
+__all__ = [
+    "LIMITS",
+    "Limits",
+    "Refused",
+    "exact_key",
+    "json_line",
+    "lines",
+    "loads",
+    "open_regular",
+    "parse",
+    "read",
+]
 
 
 @frozen
@@ -77,6 +91,22 @@ _NOT_KEPT = bytes(sorted(set(range(256)) - set(_NUMBER_CHARACTERS) - set(_SKELET
 """What :func:`_within` drops: all but the skeleton and the numbers' characters."""
 
 
+def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
+    """``path`` opened for reading when it is a regular file: a file found in a folder (not
+    named by the user) may be a FIFO, whose opening waits for a writer forever, or a device
+    that never ends. It is opened without waiting and checked once open, so nothing swapped in
+    between a check and the opening is read.
+
+    Raises:
+        OSError: it cannot be opened, or it is not a regular file.
+    """
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    return os.fdopen(descriptor, "rb")
+
+
 def read(stream: IO[bytes], limits: Limits = LIMITS) -> Any:
     """Read at most ``limits.max_bytes`` (plus one, to tell a longer stream) and parse it.
 
@@ -85,6 +115,29 @@ def read(stream: IO[bytes], limits: Limits = LIMITS) -> Any:
         OSError: the stream cannot be read.
     """
     return parse(stream.read(limits.max_bytes + 1), limits)
+
+
+def lines(stream: IO[bytes], limits: Limits = LIMITS) -> Iterator[Any]:
+    """Each line of a JSON-lines stream, parsed (:func:`parse`); a line is read only up to one
+    byte past ``limits.max_bytes``, so a longer one (or an endless one, ``/dev/zero``) costs
+    no more memory than the limit.
+
+    Raises:
+        Refused: at the first line that is not JSON or passes a limit, with its number.
+        OSError: the stream cannot be read.
+    """
+    for number in itertools.count(1):
+        line = stream.readline(limits.max_bytes + 2)  # the limit, a byte past it, the newline
+        if not line:
+            return
+        text = line.removesuffix(b"\n")
+        if len(text) > limits.max_bytes:
+            msg = f"more than {limits.max_bytes} bytes"
+            raise Refused(msg, number, limit=True)
+        try:
+            yield parse(text, limits)
+        except Refused as error:
+            raise Refused(error.message, number, limit=error.limit) from None
 
 
 def parse(document: bytes | str, limits: Limits = LIMITS) -> Any:

@@ -86,7 +86,15 @@ class Validator:
 
     def check(self, name: str, message: JSON) -> None:
         """Raise :class:`EngineError` naming the JSON path of the first problem; each request
-        of a batch is checked against its own schema."""
+        of a batch is checked against its own schema. A message nested deeper than the bounded
+        reader allows (no protocol message comes near) is refused unchecked: jsonschema
+        recurses once per level, in its checks and in the text of its errors."""
+        if _deeper(message, bounded.LIMITS.max_depth):
+            msg = (
+                f"{name} message does not match protocol/{name}.schema.json: more than "
+                f"{bounded.LIMITS.max_depth} arrays or objects nested"
+            )
+            raise EngineError(msg)
         errors = sorted(self._validators[name].iter_errors(message), key=lambda e: list(e.path))
         if errors:
             error = errors[0]
@@ -111,6 +119,20 @@ class Validator:
         if name == "batch-reply":
             for inner, answer in zip(batched, reply["replies"], strict=False):
                 self.check_reply(inner["type"], answer)
+
+
+def _deeper(value: JSON, depth: int) -> bool:
+    """Whether more than ``depth`` arrays or objects are open at once somewhere in ``value``
+    (followed without recursing)."""
+    pending = [(value, 0)]
+    while pending:
+        item, level = pending.pop()
+        if isinstance(item, dict | list):
+            if level == depth:
+                return True
+            inner = item.values() if isinstance(item, dict) else item
+            pending.extend((child, level + 1) for child in inner)
+    return False
 
 
 MAX_REPLY = 1 << 20

@@ -1,15 +1,18 @@
-"""Text an engine wrote, made safe to show: on a terminal, in a JSON-lines report, in XML.
+"""Text an engine or a document wrote, made safe to show: on a terminal, in a JSON-lines report,
+in XML, in JSON output.
 
 An engine may send anything: control characters that move a terminal's cursor or are forbidden
 in XML 1.0, lone UTF-16 surrogates that no encoder accepts, text of any length. Whatever of it
-is shown goes through :func:`printable` first.
+is shown goes through :func:`printable` first, and JSON text written for a reader through
+:func:`json_escaped`; both hide the same characters.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-__all__ = ["printable"]
+__all__ = ["json_escaped", "printable"]
 
 _HIDDEN = frozenset({"Cc", "Cs", "Cn", "Co", "Zl", "Zp"})
 """Controls, surrogates, unassigned and private code points, line and paragraph separators."""
@@ -34,9 +37,44 @@ def printable(text: str, limit: int | None = None) -> str:
     return shown + "..." if cut else shown
 
 
+def json_escaped(text: str) -> str:
+    r"""JSON text (as ``json.dumps(..., ensure_ascii=False)`` writes it) with every hidden
+    character written as its JSON escape: the text reads back as the same value, encodes as
+    UTF-8 (a lone surrogate is escaped too) and moves no terminal's cursor.
+
+    Outside strings JSON text is ASCII, and json.dumps escapes the controls below U+0020
+    itself: every character this escapes is inside a string, where an escape is valid.
+
+    >>> json_escaped('["\u009b2J\u202e\ud800", "é"]')
+    '["\\u009b2J\\u202e\\ud800", "é"]'
+    """
+    return _NOT_PRINTABLE_ASCII.sub(_json_escape, text)
+
+
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x00-\x7e]")
+"""DEL and everything past ASCII: the only characters of JSON text that may be hidden ones
+(the category is looked up only for these, so ASCII text costs one scan in C)."""
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if not _hidden(char):
+        return char
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    # JSON writes a code point past U+FFFF as its UTF-16 surrogate pair.
+    high, low = divmod(code - 0x10000, 0x400)
+    return f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}"
+
+
+def _hidden(char: str) -> bool:
+    return unicodedata.category(char) in _HIDDEN or ord(char) in _BIDI
+
+
 def _escape(char: str) -> str:
     code = ord(char)
-    if unicodedata.category(char) not in _HIDDEN and code not in _BIDI:
+    if not _hidden(char):
         return char
     if code < 0x100:
         return f"\\x{code:02x}"

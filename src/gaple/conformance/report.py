@@ -70,6 +70,9 @@ class JsonLinesReport:
     number and hash
     (:func:`~gaple.conformance.vectors.cases_sha256`) of the cases selected, before any
     sharding, so the shards of one run share it; ``shard`` is ``(index, count)``, 1-based.
+
+    A write that fails (a full disk) is kept in ``failed`` and ends the writing, not the run:
+    the run still finishes and writes its JUnit file, then says that the report is incomplete.
     """
 
     def __init__(
@@ -91,12 +94,27 @@ class JsonLinesReport:
         self.selection = selection
         self.shard = shard
         self._header = False
+        self.failed: OSError | None = None
+        """The first write that failed, after which nothing more is written."""
 
     def _write(self, record: dict[str, Any]) -> None:
-        # ASCII only: text from the engine may hold lone surrogates, which no UTF-8 encoder
-        # writes; escaped, they stay valid JSON.
-        self.stream.write(json.dumps(record) + "\n")
-        self.stream.flush()
+        if self.failed is not None:
+            return
+        try:
+            # ASCII only: text from the engine may hold lone surrogates, which no UTF-8
+            # encoder writes; escaped, they stay valid JSON.
+            self.stream.write(json.dumps(record) + "\n")
+            self.stream.flush()
+        except OSError as error:
+            self.failed = error
+
+    def close(self) -> None:
+        """Close the stream; what a failed write left in its buffer is dropped (closing would
+        only fail to write it again)."""
+        try:
+            self.stream.close()
+        except OSError as error:
+            self.failed = self.failed or error
 
     def header(self, engine: EngineInfo | None) -> None:
         """Write the header once (at the engine's hello, or before the first case)."""

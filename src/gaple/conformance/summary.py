@@ -23,7 +23,7 @@ from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.bounded import Limits, Refused, parse, read
+from gaple.conformance.bounded import Limits, Refused, lines, read
 from gaple.conformance.cases import STATUSES
 from gaple.conformance.compare import failure_name
 from gaple.conformance.escape import printable
@@ -36,6 +36,7 @@ from gaple.tiles import Tile
 __all__ = [
     "ALL_CASES",
     "FUZZ_RUN",
+    "RECORD_LIMITS",
     "BadReport",
     "Report",
     "docs_base",
@@ -54,7 +55,7 @@ __all__ = [
 
 JSON = Any
 
-_LIMITS = Limits(max_bytes=8 << 20, max_depth=40)
+RECORD_LIMITS = Limits(max_bytes=8 << 20, max_depth=40)
 """One record may quote an engine's reply (up to 1 MiB, written as ASCII JSON: each other
 character six bytes) a few levels deep."""
 
@@ -167,16 +168,11 @@ def read_report(path: Path) -> Report:
     footer: dict[str, JSON] | None = None
     try:
         with path.open("rb") as stream:
-            for number, line in enumerate(stream, start=1):
+            for number, record in enumerate(lines(stream, RECORD_LIMITS), start=1):
                 where = f"{name}:{number}"
                 if footer is not None:
                     msg = f"{where}: a record after the footer"
                     raise BadReport(msg)
-                try:
-                    record = parse(line, _LIMITS)
-                except Refused as error:
-                    msg = f"{where}: {error.message}"
-                    raise BadReport(msg) from None
                 if not isinstance(record, dict):
                     msg = f"{where}: a record is a JSON object, not {type(record).__name__}"
                     raise BadReport(msg)
@@ -201,6 +197,9 @@ def read_report(path: Path) -> Report:
                 else:
                     msg = f"{where}: a record of unknown type (expected 'case' or 'footer')"
                     raise BadReport(msg)
+    except Refused as error:
+        msg = f"{name}:{error.line}: {error.message}"
+        raise BadReport(msg) from None
     except OSError as error:
         msg = f"{name}: {error.strerror}"
         raise BadReport(msg) from None
@@ -624,7 +623,7 @@ FUZZ_RUN = ("gaple", "impl", "seed", "variant", "set", "examples", "max_seconds"
 that drew the hands, the engine command, the seed, the rules drawn from, the budget)."""
 
 
-def read_document(path: Path, limits: Limits = _LIMITS) -> JSON:
+def read_document(path: Path, limits: Limits = RECORD_LIMITS) -> JSON:
     """The JSON document in the file ``path``, through the bounded reader.
 
     Raises:
@@ -656,6 +655,11 @@ def read_fuzz_shard(path: Path) -> dict[str, JSON]:
         msg = f"{name}: not a shard (no 'shard': run conformance fuzz --shard I/N --report FILE)"
         raise BadReport(msg)
     _check_shard(report, name)
+    if "error" in report:
+        msg = (
+            f"{name}: the shard ended on an error: {printable(str(report['error']), limit=_SHOWN)}"
+        )
+        raise BadReport(msg)
     for key in FUZZ_RUN:
         if key not in report:
             msg = f"{name}: no {key!r} field (written by a gaple that did not name the run)"

@@ -9,18 +9,21 @@ gaple's, so a build may overwrite and prune it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
 import json
 import os
-from collections.abc import Iterable
+import secrets
+import stat
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from gaple.conformance import bounded
 from gaple.conformance.cases import CASE_FORMAT
-from gaple.conformance.escape import printable
+from gaple.conformance.escape import json_escaped, printable
 from gaple.conformance.scenarios import all_cases
 from gaple.conformance.schemas import SCHEMAS
 from gaple.conformance.shipped import shipped_folder
@@ -64,8 +67,11 @@ _WIDTH = 100
 
 
 def dumps(value: Any) -> str:
-    """JSON with two-space indentation, short arrays and objects kept on one line."""
-    return _format(value, 0) + "\n"
+    """JSON with two-space indentation, short arrays and objects kept on one line, every
+    hidden character escaped (:func:`~gaple.conformance.escape.json_escaped`), so that a
+    case read from a file (a lone surrogate is valid JSON) can always be written and hashed
+    as UTF-8."""
+    return json_escaped(_format(value, 0)) + "\n"
 
 
 def _format(value: Any, depth: int) -> str:
@@ -160,20 +166,25 @@ def write(out: Path, files: dict[str, str]) -> int:
     ``out`` must be new, empty, or marked by an earlier build (:data:`MARKER`), so a build
     never overwrites or deletes files it does not own; only ``*.json`` files under
     ``schema/``, ``protocol/`` and ``vectors/v1/`` count as stale. Every path is checked
-    before anything is written: no file or folder on the way may be a symbolic link.
+    before any file is written (missing folders are made on the way): no file or folder on
+    the way may be a symbolic link. Each folder is opened once, by name in its parent's
+    descriptor and never through a link, and each file is written to a new temporary file
+    there, then renamed over its name: a link planted at any moment, or a hard link to a file
+    elsewhere, never redirects a write.
 
     Raises:
         UnsafeTarget: ``out`` is not gaple's, or a path under it is a symbolic link.
         OSError: a file cannot be written.
     """
-    _claim(out)
     texts = {MARKER: MARKER_TEXT, **files}
-    for relative in texts:
-        _refuse_links(out, relative)
-    for path in _stale(out, files):
-        path.unlink()
-    for relative, text in texts.items():
-        _write_file(out, relative, text)
+    with _Folders(out, create=True) as folders:
+        _claim(folders)
+        for relative in texts:
+            folders.refuse_link(relative)
+        for _relative, folder, name in _stale(folders, files):
+            os.unlink(name, dir_fd=folder)
+        for relative, text in texts.items():
+            folders.write(relative, text)
     return len(files)
 
 
@@ -181,52 +192,131 @@ class UnsafeTarget(Exception):
     """``vectors build --out`` would write outside the folder or over files not its own."""
 
 
-def _claim(out: Path) -> None:
-    if not out.exists():
+class _Folders:
+    """The folders under ``out``, each opened once: ``out`` by its path (the folder the user
+    names may be a link, to where they want the files), every other by its name in its
+    parent's descriptor with ``O_NOFOLLOW``, so no path is resolved twice."""
+
+    def __init__(self, out: Path, *, create: bool) -> None:
+        self.out = out
+        self.create = create
+        if create:
+            with contextlib.suppress(FileExistsError):
+                out.mkdir(parents=True)
+        try:
+            root = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except NotADirectoryError:
+            msg = f"{out}: not a folder"
+            raise UnsafeTarget(msg) from None
+        self._open: dict[str, int] = {"": root}
+
+    def __enter__(self) -> _Folders:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for descriptor in self._open.values():
+            os.close(descriptor)
+
+    def folder(self, relative: str) -> int | None:
+        """The descriptor of the folder ``relative`` (``""`` is ``out``), made first when
+        writing; ``None`` when it is missing, or a link when only reading.
+
+        Raises:
+            UnsafeTarget: writing, and it or a folder on its way is a symbolic link.
+        """
+        if relative in self._open:
+            return self._open[relative]
+        parent_path, _, name = relative.rpartition("/")
+        parent = self.folder(parent_path)
+        if parent is None:
+            return None
+        if self.create:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(name, 0o777, dir_fd=parent)
+        try:
+            flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+            descriptor = os.open(name, flags, dir_fd=parent)
+        except FileNotFoundError:
+            return None
+        except OSError:
+            if not self.create and _is_link(parent, name):
+                return None
+            self._refuse(parent, relative)
+            raise
+        self._open[relative] = descriptor
+        return descriptor
+
+    def refuse_link(self, relative: str) -> None:
+        """Refuse a symbolic link at the file ``relative`` or on its way (writing would
+        replace a linked file, not write through it: refused all the same, so a build never
+        changes what a link stands for)."""
+        parent = self.folder(relative.rpartition("/")[0])
+        if parent is not None:
+            self._refuse(parent, relative)
+
+    def _refuse(self, parent: int, relative: str) -> None:
+        if _is_link(parent, relative.rpartition("/")[2]):
+            msg = f"{self.out / relative}: a symbolic link; refusing to write through it"
+            raise UnsafeTarget(msg)
+
+    def write(self, relative: str, text: str) -> None:
+        """Write ``text`` to a new temporary file beside ``relative``, then rename it over
+        ``relative`` in the same folder descriptor."""
+        parent_path, _, name = relative.rpartition("/")
+        parent = self.folder(parent_path)
+        assert parent is not None  # made by folder() when writing
+        temporary = f".{name}.{secrets.token_hex(8)}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        descriptor = os.open(temporary, flags, 0o644, dir_fd=parent)
+        try:
+            with os.fdopen(descriptor, "wb") as stream:
+                stream.write(text.encode("utf-8"))
+            os.rename(temporary, name, src_dir_fd=parent, dst_dir_fd=parent)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=parent)
+            raise
+
+
+def _is_link(parent: int, name: str) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode)
+    except FileNotFoundError:
+        return False
+
+
+def _claim(folders: _Folders) -> None:
+    """Refuse an ``out`` that holds anything but an earlier build's files."""
+    root = folders.folder("")
+    assert root is not None
+    if not os.listdir(root):
         return
-    if not out.is_dir():
-        msg = f"{out}: not a folder"
-        raise UnsafeTarget(msg)
-    marker = out / MARKER
-    if any(out.iterdir()) and not (marker.is_file() and not marker.is_symlink()):
+    try:
+        marker = os.stat(MARKER, dir_fd=root, follow_symlinks=False)
+    except FileNotFoundError:
+        marker = None
+    if marker is None or not stat.S_ISREG(marker.st_mode):
         msg = (
-            f"{out}: not empty and not written by gaple vectors build (no {MARKER}); "
+            f"{folders.out}: not empty and not written by gaple vectors build (no {MARKER}); "
             "give a new or empty folder"
         )
         raise UnsafeTarget(msg)
 
 
-def _refuse_links(out: Path, relative: str) -> None:
-    # Every folder on the way and the file itself: a link there could lead out of ``out``.
-    path = out
-    for part in relative.split("/"):
-        path = path / part
-        if path.is_symlink():
-            msg = f"{path}: a symbolic link; refusing to write through it"
-            raise UnsafeTarget(msg)
-
-
-def _write_file(out: Path, relative: str, text: str) -> None:
-    target = out / relative
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # O_NOFOLLOW: a link planted after the check still is not followed.
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
-    descriptor = os.open(target, flags, 0o644)
-    with os.fdopen(descriptor, "wb") as stream:
-        stream.write(text.encode("utf-8"))
-
-
-def _stale(out: Path, files: dict[str, str]) -> Iterable[Path]:
-    for folder in ("schema", "protocol", VECTORS_DIR):
-        root = out / folder
-        if not root.is_dir() or root.is_symlink():
+def _stale(folders: _Folders, files: dict[str, str]) -> Iterator[tuple[str, int, str]]:
+    """The ``*.json`` files under ``schema/``, ``protocol/`` and ``vectors/v1/`` that the
+    build does not produce, each as its relative path, its folder's descriptor (valid until
+    the next one is asked for) and its name; never in a linked folder."""
+    for top in ("schema", "protocol", VECTORS_DIR):
+        descriptor = folders.folder(top)
+        if descriptor is None:
             continue
-        found = []
-        for parent, _folders, names in os.walk(root):  # never into linked folders
-            found += [Path(parent) / name for name in names if name.endswith(".json")]
-        for path in sorted(found):
-            if path.relative_to(out).as_posix() not in files:
-                yield path
+        for parent, _folders, names, parent_descriptor in os.fwalk(".", dir_fd=descriptor):
+            below = parent.removeprefix(".").removeprefix("/")
+            for name in sorted(names):
+                relative = "/".join(p for p in (top, below, name) if p)
+                if name.endswith(".json") and relative not in files:
+                    yield relative, parent_descriptor, name
 
 
 def check(out: Path, files: dict[str, str]) -> list[str]:
@@ -235,12 +325,23 @@ def check(out: Path, files: dict[str, str]) -> list[str]:
     Files are compared byte for byte, so a file rewritten with other line endings or in
     another encoding differs.
     """
-    problems = [f"{path}: not produced by the spec (stale)" for path in _stale(out, files)]
+    with _Folders(out, create=False) as folders:
+        stale = sorted(relative for relative, _folder, _name in _stale(folders, files))
+    problems = [f"{out / relative}: not produced by the spec (stale)" for relative in stale]
     for relative, text in {MARKER: MARKER_TEXT, **files}.items():
         target = out / relative
         if not target.is_file():
             problems.append(f"{target}: missing")
-        elif target.read_bytes() != text.encode("utf-8"):
+            continue
+        expected = text.encode("utf-8")
+        try:
+            # A byte more than the build's file tells a longer one without reading it all.
+            with bounded.open_regular(target) as stream:
+                same = stream.read(len(expected) + 1) == expected
+        except OSError as error:
+            problems.append(f"{target}: cannot read: {error.strerror}")
+            continue
+        if not same:
             problems.append(f"{target}: differs from a fresh build")
     return problems
 
@@ -265,7 +366,7 @@ def load_cases(folder: Path) -> list[dict[str, Any]]:
     problems: list[str] = []
     for path in sorted(folder.rglob("*.json")):
         try:
-            with path.open("rb") as stream:
+            with bounded.open_regular(path) as stream:
                 case = bounded.read(stream)
         except OSError as error:
             problems.append(f"{path}: cannot read: {error.strerror}")
@@ -329,4 +430,17 @@ def _case_problem(validator: Any, case: Any) -> str | None:
             state = apply(state, parse_move(action["move"]), action["seat"])
         except (MoveSyntaxError, IllegalMove) as error:
             return f"$.steps[{number}].action: the spec refuses it: {error}"
+    return _result_problem(case["result"], state.rules.players)
+
+
+def _result_problem(result: Any, seats: int) -> str | None:
+    """What keeps a case's result from being compared with an engine's: the comparisons
+    read a count per seat of the hand, and name the first of the result's rule IDs that an
+    engine's list lacks (every result of the spec names at least its ending's rule)."""
+    if result is None:
+        return None
+    if len(result["counts"]) != seats:
+        return f"$.result.counts: {len(result['counts'])} counts for {seats} seats"
+    if not result["rules"]:
+        return "$.result.rules: empty (a result names at least the rule of its ending)"
     return None
