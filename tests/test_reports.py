@@ -22,6 +22,7 @@ from gaple.cli import build_parser, main
 from gaple.conformance.compare import Difference
 from gaple.conformance.report import summary_text
 from gaple.conformance.runner import CaseOutcome, Summary
+from gaple.conformance.scenarios import all_cases
 from gaple.conformance.summary import matrix_html, read_report
 from gaple.deal import Deal
 from gaple.io import state_to_json
@@ -169,11 +170,13 @@ def test_a_run_links_its_failures_and_records_where_the_spec_stood(
     )
     failed = [case for case in read_report(report).cases if case["status"] == "failed"]
     assert [case["rule"] for case in failed] == ["play.match-end"]
-    # A failure seen in the state after step k: the spec had played k actions by then; a
-    # verdict (accepting or refusing step k) is judged before the spec plays it.
+    # A failure seen in the state after step k: the spec had played the actions it accepted
+    # among the first k steps by then (a refused step plays nothing); a verdict (accepting or
+    # refusing step k) is judged before the spec plays it.
     first = failed[0]
-    played = first["step"] - (first["field"] == "verdict")
-    assert len(first["position"]["actions"]) == played
+    (case,) = [c for c in all_cases() if c["id"] == first["case"]]
+    seen = case["steps"][: first["step"] - (first["field"] == "verdict")]
+    assert len(first["position"]["actions"]) == sum("error" not in step for step in seen)
     assert "play.match-end" in failed[0]["rule_ids"]
 
 

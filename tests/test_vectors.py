@@ -141,15 +141,12 @@ def test_each_level_is_checked_by_some_case(cases: list[dict[str, Any]]) -> None
 
 
 def test_case_rules_object_is_the_preset_with_its_overrides(cases: list[dict[str, Any]]) -> None:
+    # The overrides are read in the JSON form of a whole ruleset: read alone, a ban of 0-0
+    # beside the default lead rule would be no ruleset at all.
     for case in cases:
         variant = case["variant"]
-        rules = ruleset(variant["preset"], **_from_json(variant["overrides"]))
-        assert rules_to_json(rules) == case["rules"], case["id"]
-
-
-def _from_json(overrides: dict[str, Any]) -> dict[str, Any]:
-    base = rules_from_json(overrides)
-    return {name: getattr(base, name) for name in overrides}
+        merged = {**rules_to_json(ruleset(variant["preset"])), **variant["overrides"]}
+        assert rules_to_json(rules_from_json(merged)) == case["rules"], case["id"]
 
 
 def test_legal_moves_of_each_step_are_in_spec_order(cases: list[dict[str, Any]]) -> None:
@@ -548,7 +545,7 @@ def test_the_option_checks_catch_the_suite_without_the_cover_group(
 ) -> None:
     # Before the cover group every preset led the first hand with 0-0 and used the double-6
     # set; no case set a stake base other than "all" or blocked a 5 x 5 deal.
-    before = [c for c in cases if c["topic"] != "cover"]
+    before = [c for c in cases if c["topic"] not in {"cover", "combination"}]
     values = missing_option_values(before)
     assert {"first_lead = double", "first_lead = any-tile", "max_pip = another value"} <= set(
         values
