@@ -62,6 +62,21 @@ class Feature:
     """The question, in one sentence."""
 
 
+_DOUBLE_PLACES = (
+    "played",
+    "discarded",
+    "set-aside",
+    "held",
+    "held-dead",
+    "held-by-winners",
+    "held-blocked",
+    "held-alive-open-end",
+    "held-kept-by-hand",
+    "held-kept-by-discard",
+    "held-kept-by-set-aside",
+)
+"""Where a special double ended and, held under partnership scoring, its fate."""
+
 FEATURES: tuple[Feature, ...] = (
     Feature(
         "ending",
@@ -92,38 +107,14 @@ FEATURES: tuple[Feature, ...] = (
     ),
     Feature(
         "top-double",
-        (
-            "played",
-            "discarded",
-            "set-aside",
-            "held",
-            "held-dead",
-            "held-by-winners",
-            "held-blocked",
-            "held-alive-open-end",
-            "held-kept-by-hand",
-            "held-kept-by-discard",
-            "held-kept-by-set-aside",
-        ),
+        _DOUBLE_PLACES,
         ("dead_double_debit", "top_double_bonus", "blocked_action"),
         "Where the top double (N-N) ended and, under partnership scoring, its fate "
         "(partner.dead-double): held alone means no fate applies (individual scoring).",
     ),
     Feature(
         "blank-double",
-        (
-            "played",
-            "discarded",
-            "set-aside",
-            "held",
-            "held-dead",
-            "held-by-winners",
-            "held-blocked",
-            "held-alive-open-end",
-            "held-kept-by-hand",
-            "held-kept-by-discard",
-            "held-kept-by-set-aside",
-        ),
+        _DOUBLE_PLACES,
         ("dead_double_debit", "blank_double_bonus", "double_blank_25", "blocked_action"),
         "The same for the double blank (0-0).",
     ),
