@@ -3,7 +3,7 @@ situations: the rules (swarm testing over the presets), the deal, the actions (l
 chosen by a play policy, and illegal probes), and the hand played by the spec with its
 situation (:mod:`gaple.conformance.situations`).
 
-Hand N of seed S is drawn from its own :class:`random.Random`, so (S, N) replays it.
+Hand N of seed S is drawn from its own ``random.Random``, so (S, N) replays it.
 """
 
 from __future__ import annotations

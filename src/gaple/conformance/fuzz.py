@@ -7,7 +7,7 @@ option either kept or drawn anew among the values that form a valid ruleset; opt
 caller fixes (``--set``) are never drawn. Deal sizes stay those of the presets, which the
 sources give.
 
-Drawing is cheap: hand N of seed S is drawn from its own :class:`random.Random`, so it is
+Drawing is cheap: hand N of seed S is drawn from its own ``random.Random``, so it is
 replayed from (S, N) alone, and the spec's side of a hand (playing it, its case, its
 situation) costs about what the engine's does. Steering: random deals and random play rarely
 reach the rules that matter (a tied challenge, a dead double, a closing double), so most
@@ -19,7 +19,7 @@ reached. The report counts the hands reaching each feature value and each cell.
 The hand is turned into an ordinary case (:func:`gaple.conformance.cases.assemble_case`) and
 run with :func:`gaple.conformance.runner.run_case`, in one ``batch`` when the engine offers
 it, so the fuzzer compares exactly what the suite compares and the case it reports is ready
-to commit under ``spec/vectors/v1/``. Shrinking: :func:`hypothesis.find` searches for the
+to commit under ``spec/vectors/v1/``. Shrinking: ``hypothesis.find`` searches for the
 simplest variant of the failing hand (options put back to the preset's, illegal probes
 dropped, choices put to the policy's favourite) that still fails on the same rule.
 """

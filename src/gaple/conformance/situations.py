@@ -10,7 +10,7 @@ is counted in **cells**:
 * an *option* cell: a value of a feature reached under one value of an option that can change
   what the rules decide in that situation (:attr:`Feature.options`).
 
-A cell no hand can reach is listed in :data:`UNREACHABLE` with the reason; the tests check each
+A cell no hand can reach has its reason from :func:`unreachable_reason`; the tests check each
 reason against every hand they play (a witness of an "unreachable" cell fails them).
 """
 
