@@ -285,7 +285,7 @@ def test_score_of_a_hostile_document(folder: Path, data: st.DataObject) -> None:
     _run(["score", str(path), "--format", data.draw(st.sampled_from(["text", "json"]))], {0, 2})
 
 
-@HOSTILE
+@settings(HOSTILE, max_examples=2_000 if CI else 40)  # each a whole run with its report
 @given(data=st.data(), base=st.sampled_from([CASE, RESULT_CASE]), without_rules=st.booleans())
 def test_a_hostile_case_file(
     folder: Path, data: st.DataObject, base: JSON, without_rules: bool
