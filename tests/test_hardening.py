@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -186,23 +185,38 @@ def test_merge_of_a_report_whose_first_line_nests_deeply_is_one_line(
     assert len(err.strip().splitlines()) == 1
 
 
+_MEASURE = textwrap.dedent(
+    """
+    import os, subprocess, sys, threading
+    # Started small, so its child's peak is the child's own: a process started straight from
+    # a large test process inherits that process's peak at exec, and ru_maxrss reports it.
+    with open(sys.argv[1], "wb") as errors:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "gaple", *sys.argv[2:]],
+            stdout=subprocess.DEVNULL, stderr=errors,
+        )
+    timer = threading.Timer(120, child.kill)
+    timer.start()
+    _pid, status, usage = os.wait4(child.pid, 0)
+    timer.cancel()
+    print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+    """
+)
+
+
 def _peak_mib(argv: list[str], folder: Path) -> tuple[int, float, str]:
     """Run ``gaple argv`` as a process: its status, its peak memory (MiB), its stderr. A
     reader that never stops is killed after 120 s and fails the test."""
     errors = folder / "stderr.txt"
-    with errors.open("wb") as stream:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gaple", *argv],
-            env=_environment(),
-            stdout=subprocess.DEVNULL,
-            stderr=stream,
-        )
-    timer = threading.Timer(120, process.kill)
-    timer.start()
-    _pid, status, usage = os.wait4(process.pid, 0)  # the child's own peak, not its siblings'
-    timer.cancel()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return process.returncode, usage.ru_maxrss / 1024, errors.read_text("utf-8", "replace")
+    measured = subprocess.run(
+        [sys.executable, "-c", _MEASURE, str(errors), *argv],
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    status, peak_kib = (int(word) for word in measured.stdout.split())
+    return status, peak_kib / 1024, errors.read_text("utf-8", "replace")
 
 
 def _sparse(path: Path, size: int) -> Path:
