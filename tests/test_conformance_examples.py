@@ -46,10 +46,12 @@ SUITE_NAMES = {
     "first-dead-double-only": "partner.out",
     "top-closing-skips-dead": "partner.out",
     "discards-kill-doubles": "partner.out",
+    "tie-on-pips": "partner.challenge",
 }
 """Where the suite names another rule than the bug's own: a wrong score of an out hand is named
-by partner.out, the rule that sums it; the dead double itself is named only to engines that
-declare the rules level."""
+by partner.out, the rule that sums it, and a challenge won on counts but replayed by
+partner.challenge, the rule that decides its winner; the dead double itself is named only to
+engines that declare the rules level."""
 
 RARE = {
     "tie-not-replayed",
@@ -62,15 +64,13 @@ RARE = {
 """The bugs that show in under 1 random hand in 100: the fuzzer's default run must find them
 (tests/test_conformance_fuzz.py), a short run need not."""
 
-SUITE_MISSES = {
-    "tie-on-pips": "a challenge tied on pips but not on counts under double_blank_25",
-}
+SUITE_MISSES: dict[str, str] = {}
 """The bugs the committed vectors miss, with the combination of situations no vector holds yet:
 each expected failure turns into a failure when a vector holding it is added. The combination
 vectors catch top-closing-skips-dead (combination-013, -063: 6-6 closes beside a dead 0-0) and
-discards-kill-doubles (combination-082, -131); tie-on-pips needs the lone 0-0 in one of the two
-seats of a tied challenge, finer than the cells (a tied challenge beside a 0-0 counted 25
-anywhere)."""
+discards-kill-doubles (combination-082, -131); tie-on-pips is caught by
+score-suwiki-challenge-on-counts-not-pips, a challenge level on pips but won on counts, which
+the cell challenge=won & challenge-counts=with-blank-25 asks for."""
 
 # opener-ignored breaks every lead rule at once: the fuzzer names the one of the hand it meets
 # first (a later hand's double rule, or a lead ban that moved the lead to another seat).

@@ -43,7 +43,6 @@ STILL_OPEN = frozenset(
         "ending=out-discarding & dead-doubles=two-one-seat",
         "last-move=discard & dead-doubles=two-one-seat",
         "top-double=held-kept-by-discard & blank-double=held-kept-by-set-aside",
-        "blank-double=held-kept-by-set-aside & lowest=tie-by-low-end",
         "dead-doubles=two-one-seat & lowest=tie-by-pips",
         "dead-doubles=two-one-seat & lowest=tie-by-low-end",
         "dead-doubles=two-seats & lowest=tie-by-pips",

@@ -9,15 +9,20 @@ draws them (:mod:`gaple.conformance.drawing`), each played under every play poli
 fewest hands covering the most targets are chosen greedily (set cover). Each hand is written
 with its whole deal and moves, and pins the targets it was chosen for: ``gaple vectors build``
 replays it on the reference and refuses it when it no longer reaches them. Run it again after a
-change that moves cells; a target no draw reaches is printed, to be covered by hand, by a
-search aimed at it (``--append`` with ``--variant`` and ``--set``), or proven unreachable.
+change that moves cells (it keeps the hands it did not draw, found by fuzz runs); a target no
+draw reaches is printed, to be covered by hand, by a search aimed at it (``--append`` with
+``--variant`` and ``--set``), or proven unreachable.
+When a new vector of another group reaches cells a hand pins, ``--prune`` takes them off its
+pins, and drops a hand left with none.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -34,16 +39,14 @@ OUT = ROOT / "src" / "gaple" / "conformance" / "scenario_data" / "combination.to
 GROUP = "combination"
 
 
-def covered(keep: bool) -> tuple[set[str], int]:
+def covered(keep: bool) -> set[str]:
     """The cells the vectors outside the combination group reach (with ``keep``, the group's
-    too), and how many combination cases are kept."""
+    too)."""
     cells: set[str] = set()
-    kept = 0
     for case in all_cases():
         if case["topic"] != GROUP or keep:
             cells |= case_cells(case)
-            kept += case["topic"] == GROUP
-    return cells, kept
+    return cells
 
 
 def candidates(
@@ -128,6 +131,38 @@ def entry(number: int, hand: Hand, pins: set[str], seed: int) -> str:
     return "\n".join(lines)
 
 
+def prune() -> None:
+    """Take off each hand's pins the cells another group's vectors now reach; drop the hands
+    left with none (their numbers stay free: the next hand appended takes a new one)."""
+    others = covered(keep=False)
+    head, *blocks = OUT.read_text(encoding="utf-8").split("[[scenario]]\n")
+    kept = []
+    for block in blocks:
+        scenario = tomllib.loads("[[scenario]]\n" + block)["scenario"][0]
+        pins = sorted(set(scenario["pins"]) - others)
+        if not pins:
+            print(f"dropped {scenario['id']}: another group reaches all its cells")
+            continue
+        counted = re.sub(r"reaching \d+ cell\(s\)", f"reaching {len(pins)} cell(s)", block)
+        before, _, _ = counted.partition("pins = [\n")
+        kept.append(before + "pins = [\n" + "".join(f'  "{pin}",\n' for pin in pins) + "]\n")
+    OUT.write_text(head + "[[scenario]]\n" + "\n[[scenario]]\n".join(kept), encoding="utf-8")
+
+
+def _blocks() -> list[str]:
+    """Each scenario written, as text."""
+    _, *blocks = OUT.read_text(encoding="utf-8").split("[[scenario]]\n")
+    return ["[[scenario]]\n" + block.rstrip("\n") for block in blocks]
+
+
+def _next_number(*, drawn: bool = True) -> int:
+    """The number after the highest of the hands written (without ``drawn``, of the hands a
+    fuzz run found, which a new drawing keeps)."""
+    kept = [b for b in _blocks() if drawn or "\nDrawn by tools/cover.py" not in b]
+    numbers = [int(n) for b in kept for n in re.findall(rf'^id = "{GROUP}-(\d+)"$', b, re.M)]
+    return max(numbers, default=0) + 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026)
@@ -137,9 +172,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--variant", action="append", help="draw from these presets only")
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=JSON")
+    parser.add_argument(
+        "--prune", action="store_true", help="only drop the pins other groups now reach"
+    )
     args = parser.parse_args(argv)
+    if args.prune:
+        prune()
+        return 0
     fixed = {k: json.loads(v) for k, v in (item.split("=", 1) for item in args.set)}
-    reached, kept = covered(args.append)
+    reached = covered(args.append)
     targets = {c for c in all_cells() if c not in reached and reason(c) is None}
     print(f"{len(reached)} cells covered by the other vectors, {len(targets)} targets")
     found = candidates(args.seed, args.draws, targets, args.variant or list(PRESETS), fixed)
@@ -151,13 +192,14 @@ def main(argv: list[str] | None = None) -> int:
         "# Written by tools/cover.py; read by gaple.conformance.builder. Do not edit by hand.",
         "",
     ]
-    start = kept + 1
+    start = _next_number() if args.append else _next_number(drawn=False)
     body = [entry(n, hand, pins, args.seed) for n, (hand, pins) in enumerate(chosen, start)]
     if args.append:
         old = OUT.read_text(encoding="utf-8").rstrip("\n")
         OUT.write_text("\n\n".join([old, *body]) + "\n", encoding="utf-8")
     else:
-        OUT.write_text("\n".join(header) + "\n\n".join(body) + "\n", encoding="utf-8")
+        fuzzed = [b for b in _blocks() if "\nDrawn by tools/cover.py" not in b]
+        OUT.write_text("\n".join(header) + "\n\n".join([*body, *fuzzed]) + "\n", encoding="utf-8")
     print(f"wrote {len(chosen)} hands pinning {len(pinned)} cells to {OUT.relative_to(ROOT)}")
     for cell in sorted(targets - pinned):
         print(f"not reached: {cell}")

@@ -22,6 +22,7 @@ from itertools import combinations
 from attrs import frozen
 
 from gaple.position import position_of
+from gaple.reference.counting import SeatCount
 from gaple.reference.opening import banned, lead_rule
 from gaple.reference.partnership import Fate, Keeper, PartnershipScore, Spot
 from gaple.reference.scoring import Reckoning, reckon
@@ -104,6 +105,14 @@ FEATURES: tuple[Feature, ...] = (
         ("challenge_tie", "challenge_win_base", "challenge_loss_base", "blocked_action"),
         "Partnership, blocked: the blocker against the next seat (partner.challenge, "
         "partner.challenge-tie).",
+    ),
+    Feature(
+        "challenge-counts",
+        ("as-pips", "with-blank-25"),
+        ("double_blank_25", "challenge_tie"),
+        "Partnership, blocked: whether the two counts of the challenge are their pips, or one "
+        "holds a 0-0 counted 25, so that counts and pips tie differently "
+        "(partner.challenge-tie, score.double-blank-25).",
     ),
     Feature(
         "top-double",
@@ -249,7 +258,7 @@ def features_of(
             found["double-blank-25"] = "counted-0" if other else "counted-25"
     found |= _doubles(reckoning)
     if reckoning.partnership is not None:
-        found |= _partnership(rules, reckoning.partnership)
+        found |= _partnership(rules, reckoning.partnership, reckoning.counts)
     return found
 
 
@@ -337,7 +346,7 @@ def _kept_by(keepers: Sequence[Keeper]) -> str:
     return "held-kept-by-discard" if Spot.DISCARDED in spots else "held-kept-by-set-aside"
 
 
-def _partnership(rules: Ruleset, score: PartnershipScore) -> Situation:
+def _partnership(rules: Ruleset, score: PartnershipScore, counts: Sequence[SeatCount]) -> Situation:
     found: Situation = {}
     if score.challenge is not None:
         challenge = score.challenge
@@ -345,6 +354,9 @@ def _partnership(rules: Ruleset, score: PartnershipScore) -> Situation:
             found["challenge"] = "tied"
         else:
             found["challenge"] = "won" if challenge.blocker_won else "lost"
+        seats = (counts[challenge.blocker], counts[challenge.rival])
+        priced = any(s.blank_double is not None and not s.blank_double.other_blanks for s in seats)
+        found["challenge-counts"] = "with-blank-25" if priced else "as-pips"
     if score.out is not None:
         dead = [fate for fate in score.fates if fate.dead]
         if len(dead) == 2:
@@ -509,6 +521,15 @@ IMPLICATIONS: tuple[Implies, ...] = (
     _implies("challenge=*", f"ending={_BLOCKED}", ONLY_BLOCKED),
     _implies("challenge=*", "settlement=partnership", ONLY_PAIRS),
     _implies(f"ending={_OUT}", "challenge=absent", ONLY_BLOCKED),
+    _implies("challenge=*", "challenge-counts=as-pips|with-blank-25", "a challenge has counts"),
+    _implies("challenge=absent", "challenge-counts=absent", "no challenge, no counts of one"),
+    _implies("challenge-counts=*", "challenge=won|lost|tied", "they are a challenge's counts"),
+    _implies(
+        "challenge-counts=with-blank-25",
+        "double-blank-25=counted-25",
+        "it is a 0-0 counted 25 under the option",
+    ),
+    _implies("double_blank_25=off", "challenge-counts=as-pips|absent", "the option prices 0-0"),
     _implies(f"settlement={_INDIVIDUAL}", "challenge=absent", ONLY_PAIRS),
     _implies(f"settlement={_INDIVIDUAL}", "dead-doubles=absent", ONLY_PAIRS),
     _implies(f"settlement={_INDIVIDUAL}", "closing-bonus=absent", ONLY_PAIRS),
