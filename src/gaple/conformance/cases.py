@@ -21,6 +21,7 @@ from typing import Any
 from attrs import frozen
 
 from gaple.conformance.situations import features_of
+from gaple.conformance.tags import tags_of
 from gaple.deal import Deal
 from gaple.engine.scoring import quiet_fields
 from gaple.io import deal_to_json, rules_to_json
@@ -403,6 +404,7 @@ def assemble_case(
         "steps": [_step_json(p, legal) for p in played],
         "result": None if result is None else result_fields(result),
         "situation": dict(situation),
+        "features": tags_of(rules_json, situation),
     }
     steps = [(p.action.move, None if p.error is None else p.error.code) for p in played]
     case["levels"] = _levels(steps, ended=final.ending is not None, result=result is not None)
