@@ -2,9 +2,11 @@
 engine, or serve gaple as one.
 
 ``run`` drives an adapter over protocol v1 (``spec/PROTOCOL.md``) through every case and exits
-0 when everything checked passed, 1 when a case failed or errored, 3 when nothing was checked
-(every case skipped), 130 or 143 when SIGINT or SIGTERM stopped it (the report and JUnit file
-are complete either way, and no engine process is left); ``fuzz`` searches for a
+0 when everything checked passed, 1 when a case failed or errored (or, held against an
+expectations file, a new failure or an unexpected pass), 3 when nothing was checked (every
+case skipped), 4 for a partial run (cases declined or skipped by feature), 130 or 143 when
+SIGINT or SIGTERM stopped it (the report and JUnit file are complete either way, and no
+engine process is left); ``fuzz`` searches for a
 disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter,
 ``example-engine`` the bundled example engine's (``examples/engine/``).
 ``summary`` shows saved reports side by side (and as an HTML page), ``merge`` joins the
@@ -414,7 +416,8 @@ def _expected(
 
 
 NOTHING_CHECKED = 3
-"""Exit status of a run in which no case was played (every one skipped, or none selected)."""
+"""Exit status of a run in which no case was played (every one skipped, or the shard holds
+none); selecting no case at all is a usage error."""
 
 PARTIAL = 4
 """Exit status of a run in which nothing failed but the engine declined cases without

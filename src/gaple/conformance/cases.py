@@ -49,6 +49,9 @@ from gaple.state import (
 __all__ = [
     "CASE_FORMAT",
     "ENGINE",
+    "EXPECTATIONS_FORMAT",
+    "EXPECTATIONS_VERSION",
+    "EXPECTED",
     "LEVELS",
     "LINE_ERRORS",
     "REFERENCE",
@@ -74,6 +77,16 @@ LEVELS: tuple[str, ...] = ("line", "turns", "count", "points", "rules")
 
 STATUSES = ("passed", "failed", "skipped", "errored")
 """Every way a case can end when an engine plays it."""
+
+EXPECTATIONS_FORMAT = "gaple-expectations"
+"""The ``format`` tag of an expectations file (:mod:`gaple.conformance.expectations`)."""
+
+EXPECTATIONS_VERSION = 1
+"""The ``version`` of the expectations format this gaple reads and writes."""
+
+EXPECTED = ("failed", "errored", "unsupported")
+"""The ways an expectations file may expect a case to end: ``unsupported`` is a case declined
+by an engine that declares no scope."""
 
 LINE_ERRORS = frozenset({"line-started", "lead-required", "no-match", "illegal-lead"})
 """Error codes of the ``line`` level (leads and placements); the others are ``turns``

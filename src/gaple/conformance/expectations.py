@@ -14,21 +14,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from attrs import frozen
 
 from gaple.conformance import bounded
+from gaple.conformance.cases import EXPECTATIONS_FORMAT, EXPECTATIONS_VERSION, EXPECTED
 from gaple.conformance.escape import printable
+from gaple.conformance.runner import CaseOutcome
 from gaple.conformance.selection import closest
 
-if TYPE_CHECKING:  # the schemas import the format from here, and the runner imports them
-    from gaple.conformance.runner import CaseOutcome
-
 __all__ = [
-    "EXPECTATIONS_FORMAT",
-    "EXPECTATIONS_VERSION",
-    "EXPECTED",
     "BadExpectations",
     "Expectation",
     "Judgement",
@@ -39,15 +35,6 @@ __all__ = [
 ]
 
 JSON = Any
-
-EXPECTATIONS_FORMAT = "gaple-expectations"
-"""The ``format`` tag of an expectations file."""
-
-EXPECTATIONS_VERSION = 1
-"""The ``version`` of the format this gaple reads and writes."""
-
-EXPECTED = ("failed", "errored", "unsupported")
-"""The ways a listed case may be expected to end."""
 
 _REASON_SHOWN = 200
 """Characters of a case's outcome kept as the reason of a written entry."""

@@ -12,8 +12,7 @@ from typing import Any
 
 import attrs
 
-from gaple.conformance.cases import LEVELS
-from gaple.conformance.expectations import EXPECTATIONS_FORMAT, EXPECTATIONS_VERSION, EXPECTED
+from gaple.conformance.cases import EXPECTATIONS_FORMAT, EXPECTATIONS_VERSION, EXPECTED, LEVELS
 from gaple.conformance.tags import TAGS
 from gaple.registry import RULES
 from gaple.rules import Ruleset

@@ -139,11 +139,11 @@ def parse_keywords(text: str) -> Matcher:
 
 def closest(name: str, known: Iterable[str], count: int = 3) -> list[str]:
     """Up to ``count`` of the ``known`` names most like ``name``: the closest by
-    :mod:`difflib`, then those that begin with it; failing both, those that share the longest
+    ``difflib``, then those that begin with it; failing both, those that share the longest
     beginning with it (three characters at least), in order.
 
-    >>> closest("open-00", ["open-any-tile", "open-pass", "play-x", "combination-001"])
-    ['open-any-tile', 'open-pass']
+    >>> closest("open-00", ["open-any-tile-later-hand", "open-double-passes", "play-x"])
+    ['open-any-tile-later-hand', 'open-double-passes']
     """
     names = sorted(known)
     similar = difflib.get_close_matches(name, names, n=count, cutoff=0.5)
