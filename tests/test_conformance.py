@@ -307,7 +307,7 @@ def test_cli_run_reports_a_failure_with_its_rule(
             for bad in ("0", "-1", "nan", "inf", "1e400")
         ),
         (["conformance", "fuzz", "--reference", "--timeout", "nan"], "--timeout must be finite"),
-        (["conformance", "run", "--reference", "--cases", "/nonexistent"], "not a folder"),
+        (["conformance", "run", "--reference", "--cases", "/nonexistent"], "no such file"),
         (["conformance", "run", "--reference", "--max-fail", "0"], "--max-fail"),
     ],
 )

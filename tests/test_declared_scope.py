@@ -116,6 +116,8 @@ def test_a_declared_situation_value_leaves_out_the_cases_that_reach_others(
         ({"options": {"blocked_action": "pass"}}, "must map each name to a list"),
         ({"options": {"no_such_option": []}}, "names unknown no_such_option"),
         ({"situation": {"ending": ["sideways"]}}, "holds unknown values"),
+        # A value that cannot be hashed is compared, not looked up (a TypeError before).
+        ({"situation": {"ending": [{}]}}, "holds unknown values"),
     ],
 )
 def test_a_malformed_declaration_is_a_protocol_error(plays: JSON, words: str) -> None:

@@ -345,6 +345,8 @@ def test_the_ci_workflow_runs_commands_that_parse_and_keeps_what_they_write() ->
     # Each gaple command line is one gaple's own parser accepts (a misspelt option exits).
     run, summary = (build_parser().parse_args(c[1:]) for c in commands if c[0] == "gaple")
     assert (run.action, run.impl, summary.action) == ("run", adapter, "summary")
+    # The daily loop's CI: known divergences from a committed file, failures with their trace.
+    assert (run.expectations, run.trace) == (Path("gaple-expectations.json"), True)
     assert summary.reports == [run.report]
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     kept = upload["with"]["path"].split()

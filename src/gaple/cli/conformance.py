@@ -2,9 +2,11 @@
 engine, or serve gaple as one.
 
 ``run`` drives an adapter over protocol v1 (``spec/PROTOCOL.md``) through every case and exits
-0 when everything checked passed, 1 when a case failed or errored, 3 when nothing was checked
-(every case skipped), 130 or 143 when SIGINT or SIGTERM stopped it (the report and JUnit file
-are complete either way, and no engine process is left); ``fuzz`` searches for a
+0 when everything checked passed, 1 when a case failed or errored (or, held against an
+expectations file, a new failure or an unexpected pass), 3 when nothing was checked (every
+case skipped), 4 for a partial run (cases declined or skipped by feature), 130 or 143 when
+SIGINT or SIGTERM stopped it (the report and JUnit file are complete either way, and no
+engine process is left); ``fuzz`` searches for a
 disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter,
 ``example-engine`` the bundled example engine's (``examples/engine/``).
 ``summary`` shows saved reports side by side (and as an HTML page), ``merge`` joins the
@@ -41,9 +43,23 @@ from gaple.conformance.engines import (
 )
 from gaple.conformance.escape import printable
 from gaple.conformance.example_engine import example_engine_folder, serve_example_engine
+from gaple.conformance.expectations import (
+    BadExpectations,
+    Expectation,
+    expectations_text,
+    judge,
+    read_expectations,
+)
 from gaple.conformance.merging import merge_shards, overall, read_shard
-from gaple.conformance.report import JsonLinesReport, Progress, junit_xml, summary_text
-from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary, hello, run_suite
+from gaple.conformance.report import (
+    JsonLinesReport,
+    Progress,
+    judgement_text,
+    junit_xml,
+    summary_text,
+)
+from gaple.conformance.runner import CaseOutcome, EngineInfo, Scope, Summary, hello, run_suite
+from gaple.conformance.selection import BadExpression, closest, parse_keywords
 from gaple.conformance.summary import (
     RECORD_LIMITS,
     BadReport,
@@ -57,6 +73,7 @@ from gaple.conformance.summary import (
     read_report,
     write_records,
 )
+from gaple.conformance.tags import TAGS, case_tags
 from gaple.conformance.vectors import cases_sha256, vector_set_of
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
@@ -88,10 +105,57 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=[],
         help="only check these levels (repeatable; default: all the engine declares)",
     )
-    run.add_argument("--cases", type=Path, help="read cases from this folder (default: built)")
+    run.add_argument(
+        "--cases",
+        type=Path,
+        metavar="PATH",
+        help="read cases from this folder, or the one case of this file (default: built)",
+    )
+    run.add_argument(
+        "--case",
+        dest="case_ids",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only the case with this ID (repeatable)",
+    )
+    run.add_argument(
+        "-k",
+        dest="keywords",
+        metavar="EXPRESSION",
+        help="only cases whose ID or a feature tag holds these words, combined with and, or, "
+        "not and parentheses (as pytest -k)",
+    )
+    run.add_argument(
+        "--skip-feature",
+        action="append",
+        default=[],
+        metavar="TAG",
+        help="skip the cases with this feature tag, unsent (repeatable; the verdict is then "
+        "at best PARTIAL)",
+    )
     run.add_argument("--report", type=Path, help="write a JSON-lines report here")
     run.add_argument("--junit", type=Path, help="write JUnit XML here")
     run.add_argument("--max-fail", type=int, help="stop after N failed or errored cases")
+    run.add_argument(
+        "--trace",
+        action="store_true",
+        help="keep every request and reply of each failed or errored case: shown under it "
+        "and in its report record",
+    )
+    run.add_argument(
+        "--expectations",
+        type=Path,
+        metavar="FILE",
+        help="the known divergences (an expectations file): only new failures and "
+        "unexpected passes fail the run",
+    )
+    run.add_argument(
+        "--write-expectations",
+        type=Path,
+        metavar="FILE",
+        help="write the cases of this run that did not pass as an expectations file",
+    )
     _docs_argument(run)
     add_jobs_and_shard(
         run,
@@ -259,41 +323,101 @@ def _preflight(make_engine: Callable[[], Engine]) -> None:
 
 
 def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Every case read or built, and those selected by ``--variant``."""
-    if args.cases is not None:
-        from gaple.conformance.vectors import (  # noqa: PLC0415
-            BadCases,
-            MissingJsonSchema,
-            load_cases,
-        )
-
-        if not args.cases.is_dir():
-            msg = f"--cases {args.cases}: not a folder"
-            raise UsageError(msg)
+    """Every case read or built, and those selected by ``--variant``, ``--case`` and ``-k``
+    (every one of them that is given); selecting none is a usage error."""
+    cases = _every_case(args.cases)
+    chosen = cases
+    if args.variant:
         try:
-            cases = load_cases(args.cases)
-        except (OSError, MissingJsonSchema) as error:
+            names = {find_preset(name).name for name in args.variant}
+        except UnknownPreset as error:
             raise UsageError(str(error)) from None
-        except BadCases as error:
-            # Every bad file on its own line, the last one as the run's error; none is run.
-            for problem in error.problems[:-1]:
-                print(f"gaple conformance: error: {printable(problem)}", file=sys.stderr)
-            raise UsageError(error.problems[-1]) from None
-    else:
+        chosen = [case for case in chosen if case["variant"]["preset"] in names]
+    if args.case_ids:
+        known = {str(case["id"]) for case in cases}
+        for name in args.case_ids:
+            if name not in known:
+                near = closest(name, known)
+                hint = f"; the closest: {', '.join(near)}" if near else ""
+                msg = f"--case {printable(name, limit=80)}: no case has this ID{hint}"
+                raise UsageError(msg)
+        wanted = set(args.case_ids)
+        chosen = [case for case in chosen if case["id"] in wanted]
+    if args.keywords is not None:
+        try:
+            matches = parse_keywords(args.keywords)
+        except BadExpression as error:
+            raise UsageError(str(error)) from None
+        chosen = [case for case in chosen if matches(case["id"], case_tags(case))]
+    if chosen:
+        # Sorted by ID, so that a shard and the order of the report do not depend on how the
+        # cases were found.
+        return cases, sorted(chosen, key=lambda case: str(case["id"]))
+    given = [
+        *(f"--variant {name}" for name in args.variant),
+        *(f"--case {name}" for name in args.case_ids),
+        *([] if args.keywords is None else [f"-k {args.keywords!r}"]),
+    ]
+    msg = f"no case is selected by {' '.join(given) or 'the cases given'}: nothing to run"
+    raise UsageError(msg)
+
+
+def _every_case(path: Path | None) -> list[dict[str, Any]]:
+    """The cases of ``--cases`` (a folder, or one case file), else those built."""
+    if path is None:
         from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
 
-        cases = all_cases()
-    if not args.variant:
-        return cases, cases
+        return all_cases()
+    from gaple.conformance.vectors import (  # noqa: PLC0415
+        BadCases,
+        MissingJsonSchema,
+        load_cases,
+    )
+
+    if not path.exists():
+        msg = f"--cases {path}: no such file or folder"
+        raise UsageError(msg)
     try:
-        names = {find_preset(name).name for name in args.variant}
-    except UnknownPreset as error:
+        return load_cases(path)
+    except (OSError, MissingJsonSchema) as error:
         raise UsageError(str(error)) from None
-    return cases, [case for case in cases if case["variant"]["preset"] in names]
+    except BadCases as error:
+        # Every bad file on its own line, the last one as the run's error; none is run.
+        for problem in error.problems[:-1]:
+            print(f"gaple conformance: error: {printable(problem)}", file=sys.stderr)
+        raise UsageError(error.problems[-1]) from None
+
+
+def _requested(args: argparse.Namespace) -> Scope | None:
+    """The scope ``--skip-feature`` leaves: every feature tag but those skipped."""
+    if not args.skip_feature:
+        return None
+    known = [tag.name for tag in TAGS]
+    for name in args.skip_feature:
+        if name not in known:
+            msg = (
+                f"--skip-feature {printable(name, limit=80)}: not a feature tag; "
+                f"the tags are {', '.join(known)}"
+            )
+            raise UsageError(msg)
+    return Scope(options={}, situation={}, features=frozenset(known) - set(args.skip_feature))
+
+
+def _expected(
+    args: argparse.Namespace, every: list[dict[str, Any]]
+) -> dict[str, Expectation] | None:
+    """The entries of ``--expectations``, their IDs checked against every case read."""
+    if args.expectations is None:
+        return None
+    try:
+        return read_expectations(args.expectations, (str(case["id"]) for case in every))
+    except BadExpectations as error:
+        raise UsageError(str(error)) from None
 
 
 NOTHING_CHECKED = 3
-"""Exit status of a run in which no case was played (every one skipped, or none selected)."""
+"""Exit status of a run in which no case was played (every one skipped, or the shard holds
+none); selecting no case at all is a usage error."""
 
 PARTIAL = 4
 """Exit status of a run in which nothing failed but the engine declined cases without
@@ -311,6 +435,10 @@ def _run(args: argparse.Namespace) -> int:
     make_engine = _engine_factory(args)
     if args.max_fail is not None and args.max_fail < 1:
         msg = f"--max-fail must be at least 1, got {args.max_fail}"
+        raise UsageError(msg)
+    if args.max_fail is not None and args.write_expectations is not None:
+        # A run stopped early would leave out the divergences of the cases it did not play.
+        msg = "--write-expectations needs the whole run: not with --max-fail"
         raise UsageError(msg)
     try:
         return _run_reported(args, make_engine, SIGNALS)
@@ -349,10 +477,9 @@ def _run_reported(
     refused: UsageError | None = None
     try:
         signals.arm()  # a signal held since gaple started ends the run here
+        requested = _requested(args)
         every, chosen = _cases(args)
-        # Sorted by ID, so that a shard and the order of the report do not depend on how the
-        # cases were found.
-        chosen = sorted(chosen, key=lambda case: str(case["id"]))
+        expected = _expected(args, every)
         cases = args.shard.take(chosen)
         progress.total = len(cases)
         if report is not None:
@@ -369,12 +496,15 @@ def _run_reported(
             on_hello=on_hello,
             on_case=on_case,
             jobs=jobs,
+            requested=requested,
+            trace=args.trace,
         )
     except (KeyboardInterrupt, UsageError) as error:
         refused = error if isinstance(error, UsageError) else None
         engine = greeted[0] if greeted else None
         seconds = time.perf_counter() - began
         summary = Summary(tuple(outcomes), seconds, engine, False, interrupted=refused is None)
+        expected = None
     signals.raising = False  # from here on a signal only changes the exit status
     if signals.received is not None:
         summary = attrs.evolve(summary, interrupted=True)
@@ -385,8 +515,47 @@ def _run_reported(
     for failure in (refused, unwritten):
         if failure is not None:
             raise failure
+    _write_expectations(args, summary, expected)
     print(summary_text(summary, docs=_docs(args)))
-    return signals.status() if summary.interrupted else _EXIT[summary.verdict]
+    return signals.status() if summary.interrupted else _status(args, summary, expected)
+
+
+def _status(
+    args: argparse.Namespace, summary: Summary, expected: dict[str, Expectation] | None
+) -> int:
+    """The exit status of a finished run: its verdict's; held against ``--expectations``
+    (the judgement printed first), 1 for a new failure or an unexpected pass, 3 when no case
+    passed or ended as listed, 4 when cases were declined (and not listed so) or skipped on
+    request, else 0: a known divergence counts as checked."""
+    if expected is None:
+        return _EXIT[summary.verdict]
+    judgement = judge(expected, summary.outcomes)
+    print(judgement_text(judgement, args.expectations))
+    if not judgement.ok:
+        return _EXIT["does not conform"]
+    if not summary.count("passed") and not judgement.held:
+        return NOTHING_CHECKED
+    known = set(judgement.held)
+    declined = any(o.declined and o.case not in known for o in summary.outcomes)
+    return PARTIAL if declined or summary.by_request else 0
+
+
+def _write_expectations(
+    args: argparse.Namespace, summary: Summary, previous: dict[str, Expectation] | None
+) -> None:
+    """Write ``--write-expectations`` (before anything is printed, so a reader that stops
+    early cannot leave it unwritten), keeping the reason of each entry of ``--expectations``
+    that still holds; not for an interrupted run, which would leave cases out."""
+    path: Path | None = args.write_expectations
+    if path is None:
+        return
+    if summary.interrupted:
+        print(
+            f"gaple conformance: --write-expectations {path}: not written (interrupted)",
+            file=sys.stderr,
+        )
+        return
+    _write("--write-expectations", path, expectations_text(summary.outcomes, previous))
 
 
 def _end_report(report: JsonLinesReport, summary: Summary, path: Path) -> UsageError | None:

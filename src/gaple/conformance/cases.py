@@ -21,6 +21,7 @@ from typing import Any
 from attrs import frozen
 
 from gaple.conformance.situations import features_of
+from gaple.conformance.tags import tags_of
 from gaple.deal import Deal
 from gaple.engine.scoring import quiet_fields
 from gaple.io import deal_to_json, rules_to_json
@@ -48,6 +49,9 @@ from gaple.state import (
 __all__ = [
     "CASE_FORMAT",
     "ENGINE",
+    "EXPECTATIONS_FORMAT",
+    "EXPECTATIONS_VERSION",
+    "EXPECTED",
     "LEVELS",
     "LINE_ERRORS",
     "REFERENCE",
@@ -73,6 +77,16 @@ LEVELS: tuple[str, ...] = ("line", "turns", "count", "points", "rules")
 
 STATUSES = ("passed", "failed", "skipped", "errored")
 """Every way a case can end when an engine plays it."""
+
+EXPECTATIONS_FORMAT = "gaple-expectations"
+"""The ``format`` tag of an expectations file (:mod:`gaple.conformance.expectations`)."""
+
+EXPECTATIONS_VERSION = 1
+"""The ``version`` of the expectations format this gaple reads and writes."""
+
+EXPECTED = ("failed", "errored", "unsupported")
+"""The ways an expectations file may expect a case to end: ``unsupported`` is a case declined
+by an engine that declares no scope."""
 
 LINE_ERRORS = frozenset({"line-started", "lead-required", "no-match", "illegal-lead"})
 """Error codes of the ``line`` level (leads and placements); the others are ``turns``
@@ -403,6 +417,7 @@ def assemble_case(
         "steps": [_step_json(p, legal) for p in played],
         "result": None if result is None else result_fields(result),
         "situation": dict(situation),
+        "features": tags_of(rules_json, situation),
     }
     steps = [(p.action.move, None if p.error is None else p.error.code) for p in played]
     case["levels"] = _levels(steps, ended=final.ending is not None, result=result is not None)

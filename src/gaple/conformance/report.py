@@ -8,15 +8,17 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import IO, Any
 
 from gaple import __version__
 from gaple.conformance.cases import LEVELS, STATUSES
 from gaple.conformance.escape import printable
+from gaple.conformance.expectations import Judgement, ended
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary
 from gaple.conformance.summary import docs_link
 
-__all__ = ["JsonLinesReport", "Progress", "junit_xml", "summary_text"]
+__all__ = ["JsonLinesReport", "Progress", "judgement_text", "junit_xml", "summary_text"]
 
 _SHOWN = 1000
 """Characters of one outcome shown on the terminal and in JUnit (a reply can be a megabyte)."""
@@ -198,6 +200,9 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
         link = None if outcome.rule is None else docs_link(outcome.rule, docs)
         if link is not None:
             rows.append(f"  docs of {outcome.rule}: {link}")
+        if outcome.trace is not None:
+            rows.append(f"  trace ({len(outcome.trace)} messages; > sent, < received):")
+            rows.extend(f"    {exchange.describe()}" for exchange in outcome.trace)
     if len(bad) > shown:
         rows.append(f"... and {len(bad) - shown} more (see --report)")
     skipped = Counter(o.message for o in summary.outcomes if o.status == "skipped")
@@ -212,10 +217,37 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
         f"{summary.verdict.upper()}: {len(summary.outcomes)} cases in {summary.seconds:.2f} s"
     )
     if summary.verdict == "partial":
+        why = []
+        if summary.declined:
+            why.append(
+                f"{summary.declined} declined by an engine that declares no scope ('plays' in "
+                "its hello); declare what it plays, or choose the cases (--variant)"
+            )
+        if summary.by_request:
+            why.append(f"{summary.by_request} skipped on request (--skip-feature)")
         rows.append(
             f"only {summary.count('passed')} of {len(summary.outcomes)} cases checked: "
-            f"{summary.declined} declined by an engine that declares no scope ('plays' in "
-            "its hello); declare what it plays, or choose the cases (--variant)"
+            + "; ".join(why)
+        )
+    return "\n".join(rows)
+
+
+def judgement_text(judgement: Judgement, path: Path) -> str:
+    """The lines that hold a run against its expectations file: the count of each kind, then
+    every new failure and every unexpected pass by name."""
+    rows = [
+        f"expectations {path}: {len(judgement.held)} known divergences as listed, "
+        f"{len(judgement.new)} new failures, {len(judgement.unexpected)} unexpected passes"
+    ]
+    for outcome, entry in judgement.new:
+        listed = "not listed" if entry is None else f"listed as {entry.status}"
+        said = printable(outcome.detail(), limit=_SHOWN)
+        rows.append(f"NEW FAILURE {outcome.case} ({ended(outcome)}, {listed}): {said}")
+    for outcome, entry in judgement.unexpected:
+        reason = printable(entry.reason, limit=_SHOWN)
+        rows.append(
+            f"UNEXPECTED PASS {outcome.case} (listed as {entry.status}: {reason}): take it "
+            "out of the file, or write the file anew (--write-expectations)"
         )
     return "\n".join(rows)
 

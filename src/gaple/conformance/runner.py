@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+import attrs
 from attrs import field, frozen
 
 from gaple.conformance.cases import LEVELS, error_level, move_rule
@@ -33,17 +34,20 @@ from gaple.conformance.compare import (
     result_level,
 )
 from gaple.conformance.engines import Engine, EngineError, refuse_error
-from gaple.conformance.escape import printable
+from gaple.conformance.escape import json_escaped, printable
 from gaple.conformance.shapes import reply_problem
 from gaple.conformance.situations import FEATURES
+from gaple.conformance.tags import TAGS, case_tags
 from gaple.io import FormatError, deal_from_json, rules_from_json, state_to_json
 from gaple.rules import OPTION_NAMES
 from gaple.state import IllegalMove, State, apply, new_hand, parse_move
 
 __all__ = [
     "DECLARED",
+    "TRACE_SHOWN",
     "CaseOutcome",
     "EngineInfo",
+    "Exchange",
     "Scope",
     "Summary",
     "ask",
@@ -65,19 +69,23 @@ PLAYING_LEVELS = ("line", "turns")
 @frozen
 class Scope:
     """What an engine declares it plays (the optional ``plays`` of its hello): per option, the
-    values (in the case's JSON form) and per situation feature
-    (:mod:`gaple.conformance.situations`), the values; what it leaves out it plays whatever
-    the value. A case outside the scope is not sent; one inside it that the engine declines
-    is a failure."""
+    values (in the case's JSON form), per situation feature
+    (:mod:`gaple.conformance.situations`), the values, and the feature tags
+    (:mod:`gaple.conformance.tags`); what it leaves out it plays whatever the value. A case
+    outside the scope is not sent; one inside it that the engine declines is a failure.
+
+    ``--skip-feature`` is a scope too, the user's: every tag but those skipped."""
 
     options: dict[str, frozenset[str]]
     """Each option named, and its values as canonical JSON text."""
     situation: dict[str, frozenset[str]]
     """Each feature named, and its values."""
+    features: frozenset[str] | None = None
+    """The feature tags played, ``None`` for every one: a case with another tag is outside."""
 
     def outside(self, case: Mapping[str, JSON]) -> str | None:
         """Why ``case`` lies outside the scope (its first option or feature value not
-        declared), or ``None`` when it lies inside."""
+        declared, or its first tag not played), or ``None`` when it lies inside."""
         for name, values in self.options.items():
             value = case["rules"].get(name)
             if _canonical(value) not in values:
@@ -86,6 +94,10 @@ class Scope:
         for name, values in self.situation.items():
             if name in situation and situation[name] not in values:
                 return f"situation {name} is {situation[name]}"
+        if self.features is not None:
+            for tag in case_tags(case):
+                if tag not in self.features:
+                    return f"feature {tag}"
         return None
 
 
@@ -105,6 +117,69 @@ class EngineInfo:
     """Whether the engine answers ``batch`` requests (optional in the protocol)."""
     plays: Scope | None = None
     """What it declares it plays (``plays``); ``None`` when it declares nothing."""
+
+
+TRACE_SHOWN = 4000
+"""Characters of one message kept in a trace (a reply can be a megabyte; a case's ``start``,
+the longest request, is under 2,000)."""
+
+
+@frozen
+class Exchange:
+    """One message of a trace: sent to the engine or received from it, as JSON text with
+    every hidden character escaped, cut to :data:`TRACE_SHOWN` characters."""
+
+    sent: bool
+    text: str
+
+    @classmethod
+    def of(cls, *, sent: bool, message: JSON) -> Exchange:
+        """The message as the trace keeps it."""
+        text = json_escaped(json.dumps(message, ensure_ascii=False))
+        if len(text) > TRACE_SHOWN:
+            text = f"{text[:TRACE_SHOWN]}... ({len(text)} characters)"
+        return cls(sent, text)
+
+    def to_json(self) -> dict[str, str]:
+        """The report's form: ``{"sent": TEXT}`` or ``{"received": TEXT}``."""
+        return {"sent" if self.sent else "received": self.text}
+
+    def describe(self) -> str:
+        """One line for the terminal: ``>`` sent, ``<`` received."""
+        return f"{'>' if self.sent else '<'} {printable(self.text)}"
+
+
+class _Recorded:
+    """An engine whose requests and replies are kept in ``log``, in order (``--trace``): the
+    messages themselves, turned into text only for a case that fails. A ``batch`` and its
+    reply are kept as the requests and replies they carry, each reply after its request,
+    unless the reply does not hold one reply per request."""
+
+    def __init__(self, engine: Engine, log: list[tuple[bool, JSON]]) -> None:
+        self.engine = engine
+        self.log = log
+
+    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        try:
+            reply = self.engine.request(message)
+        except EngineError:
+            self.log.append((True, message))
+            raise
+        requests, replies = message.get("requests"), reply.get("replies")
+        if (
+            message["type"] == "batch"
+            and isinstance(requests, list)
+            and isinstance(replies, list)
+            and len(requests) == len(replies)
+        ):
+            for pair in zip(requests, replies, strict=True):
+                self.log += [(True, pair[0]), (False, pair[1])]
+        else:
+            self.log += [(True, message), (False, reply)]
+        return reply
+
+    def close(self) -> None:
+        self.engine.close()
 
 
 @frozen
@@ -127,6 +202,11 @@ class CaseOutcome:
     """For a failure, the spec's position where the engine departed from it (for a picture)."""
     declined: bool = False
     """Skipped because an engine that declares no scope (``plays``) answered ``unsupported``."""
+    by_request: bool = False
+    """Skipped because the user asked (``--skip-feature``): not sent to the engine."""
+    trace: tuple[Exchange, ...] | None = None
+    """Every request sent and reply received, in order, when the run keeps them (``--trace``)
+    and the case failed or errored; ``None`` otherwise."""
 
     def to_json(self) -> dict[str, JSON]:
         """The report's ``case`` record."""
@@ -153,6 +233,8 @@ class CaseOutcome:
                 record["position"] = state_to_json(self.position)
         if self.message:
             record["message"] = self.message
+        if self.trace is not None:
+            record["trace"] = [exchange.to_json() for exchange in self.trace]
         return record
 
     def describe(self) -> str:
@@ -204,17 +286,19 @@ def hello(engine: Engine) -> EngineInfo:
 
 def _scope(plays: JSON) -> Scope:
     """The ``plays`` of a hello, checked: ``options`` and ``situation``, each mapping a name
-    (an option of the rules, a situation feature) to the list of values it plays.
+    (an option of the rules, a situation feature) to the list of values it plays, and
+    ``features``, the list of feature tags it plays.
 
     Raises:
-        EngineError: the field is not of that shape, or names an unknown option, feature or
-            feature value.
+        EngineError: the field is not of that shape, or names an unknown option, feature,
+            feature value or tag.
     """
-    if not isinstance(plays, dict) or set(plays) - {"options", "situation"}:
-        msg = "hello 'plays' must be an object with 'options' and/or 'situation'"
+    if not isinstance(plays, dict) or set(plays) - {"options", "situation", "features"}:
+        msg = "hello 'plays' must be an object with 'options', 'situation' and/or 'features'"
         raise EngineError(msg)
     options, situation = plays.get("options", {}), plays.get("situation", {})
-    known = {feature.name: set(feature.values) for feature in FEATURES}
+    # Values kept as tuples: a list or object in a hello is compared, never hashed.
+    known = {feature.name: feature.values for feature in FEATURES}
     for field_name, table, names in (
         ("options", options, set(OPTION_NAMES)),
         ("situation", situation, set(known)),
@@ -236,7 +320,25 @@ def _scope(plays: JSON) -> Scope:
     return Scope(
         options={name: frozenset(map(_canonical, values)) for name, values in options.items()},
         situation={name: frozenset(values) for name, values in situation.items()},
+        features=_tags(plays["features"]) if "features" in plays else None,
     )
+
+
+def _tags(features: JSON) -> frozenset[str]:
+    """The ``plays.features`` of a hello: a list of known tags.
+
+    Raises:
+        EngineError: it is not a list of known tags.
+    """
+    if not isinstance(features, list):
+        msg = "hello 'plays.features' must be a list of feature tags"
+        raise EngineError(msg)
+    strange = [tag for tag in features if tag not in [known.name for known in TAGS]]
+    if strange:
+        shown = printable(json.dumps(strange), limit=80)
+        msg = f"hello 'plays.features' holds unknown tags {shown}"
+        raise EngineError(msg)
+    return frozenset(features)
 
 
 def _show(reply: Mapping[str, JSON]) -> str:
@@ -260,10 +362,16 @@ class _Failed(Exception):
 
 
 def run_case(
-    engine: Engine, info: EngineInfo, case: Mapping[str, JSON], levels: Iterable[str]
+    engine: Engine,
+    info: EngineInfo,
+    case: Mapping[str, JSON],
+    levels: Iterable[str],
+    *,
+    requested: Scope | None = None,
 ) -> CaseOutcome:
     """Play one case on ``engine``, checking the given levels: request by request, or in one
-    ``batch`` when the engine's hello offers it.
+    ``batch`` when the engine's hello offers it. A case outside the ``requested`` scope
+    (``--skip-feature``) is skipped unsent, as is one outside the scope the engine declares.
 
     Raises:
         EngineError: the engine crashed, hung or answered out of protocol.
@@ -279,6 +387,15 @@ def run_case(
             status="skipped",
             seconds=0.0,
             message=f"needs level {', '.join(missing)}, which is not checked",
+        )
+    unwanted = None if requested is None else requested.outside(case)
+    if unwanted is not None:
+        return CaseOutcome(
+            **base,
+            status="skipped",
+            seconds=0.0,
+            message=f"skipped on request ({unwanted})",
+            by_request=True,
         )
     outside = None if info.plays is None else info.plays.outside(case)
     if outside is not None:
@@ -569,17 +686,23 @@ class Summary:
         """``conforms``; ``does not conform`` (a case failed or errored); ``nothing checked``
         (no case was played to the end: every one skipped, or none run), which is no evidence
         of conformance; or ``partial`` (none failed, but the engine declined cases without
-        declaring what it plays), evidence for the share checked only."""
+        declaring what it plays, or the user skipped some by their features), evidence for
+        the share checked only."""
         if not self.ok:
             return "does not conform"
         if not self.count("passed"):
             return "nothing checked"
-        return "partial" if self.declined else "conforms"
+        return "partial" if self.declined or self.by_request else "conforms"
 
     @property
     def declined(self) -> int:
         """How many cases an engine that declares no scope declined."""
         return sum(1 for o in self.outcomes if o.declined)
+
+    @property
+    def by_request(self) -> int:
+        """How many cases the user skipped (``--skip-feature``)."""
+        return sum(1 for o in self.outcomes if o.by_request)
 
 
 def run_suite(
@@ -591,6 +714,8 @@ def run_suite(
     on_hello: Callable[[EngineInfo], None] | None = None,
     on_case: Callable[[CaseOutcome], None] | None = None,
     jobs: int = 1,
+    requested: Scope | None = None,
+    trace: bool = False,
 ) -> Summary:
     """Run ``cases`` on engines made by ``make_engine`` (a new one after every error).
 
@@ -599,10 +724,12 @@ def run_suite(
     ``cases``, whatever the order the cases finish in, so the outcomes are the same for any
     number of jobs. ``levels`` limits the checked levels further than the engine's own
     declaration. The run stops after ``max_fail`` failed or errored cases (in the order of
-    ``cases``).
+    ``cases``). Cases outside ``requested`` are skipped unsent (``--skip-feature``). With
+    ``trace``, each failed or errored case keeps the messages it exchanged.
     """
     began = time.perf_counter()
-    run = _Jobs(cases, make_engine, set(LEVELS if levels is None else levels))
+    wanted = set(LEVELS if levels is None else levels)
+    run = _Jobs(cases, make_engine, wanted, requested=requested, trace=trace)
     workers = [
         threading.Thread(target=run.work, name=f"gaple-job-{n}", daemon=True)
         for n in range(max(1, min(jobs, len(cases))))
@@ -662,10 +789,15 @@ class _Jobs:
         cases: Sequence[Mapping[str, JSON]],
         make_engine: Callable[[], Engine],
         wanted: set[str],
+        *,
+        requested: Scope | None,
+        trace: bool,
     ) -> None:
         self.cases = cases
         self.make_engine = make_engine
         self.wanted = wanted
+        self.requested = requested
+        self.trace = trace
         self.stop = threading.Event()
         self.done: queue.SimpleQueue[tuple[int, CaseOutcome | EngineInfo | BaseException | None]]
         self.done = queue.SimpleQueue()
@@ -714,6 +846,7 @@ class _Jobs:
             while (index := self._claim()) is not None:
                 case = self.cases[index]
                 began = time.perf_counter()
+                log: list[tuple[bool, JSON]] | None = [] if self.trace else None
                 try:
                     if current is None:
                         current = self._start()
@@ -722,7 +855,8 @@ class _Jobs:
                         self.done.put((-1, current[1]))
                     engine, info = current
                     checked = [level for level in info.levels if level in self.wanted]
-                    outcome = run_case(engine, info, case, checked)
+                    played = engine if log is None else _Recorded(engine, log)
+                    outcome = run_case(played, info, case, checked, requested=self.requested)
                 except EngineError as error:
                     if current is not None:
                         self._end(current[0])
@@ -735,6 +869,9 @@ class _Jobs:
                         message=str(error),
                         rule_ids=tuple(case["rule_ids"]),
                     )
+                if log is not None and outcome.status in ("failed", "errored"):
+                    kept = tuple(Exchange.of(sent=sent, message=m) for sent, m in log)
+                    outcome = attrs.evolve(outcome, trace=kept)
                 self.done.put((index, outcome))
         except BaseException as error:  # the main thread raises it
             if not self.stop.is_set():

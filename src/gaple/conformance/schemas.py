@@ -12,12 +12,21 @@ from typing import Any
 
 import attrs
 
-from gaple.conformance.cases import LEVELS
+from gaple.conformance.cases import EXPECTATIONS_FORMAT, EXPECTATIONS_VERSION, EXPECTED, LEVELS
+from gaple.conformance.tags import TAGS
 from gaple.registry import RULES
 from gaple.rules import Ruleset
 from gaple.state import ERROR_CODES
 
-__all__ = ["BATCHED", "PROTOCOL_SCHEMAS", "REPLY_TO", "SCHEMAS", "case_schema", "transcript_schema"]
+__all__ = [
+    "BATCHED",
+    "PROTOCOL_SCHEMAS",
+    "REPLY_TO",
+    "SCHEMAS",
+    "case_schema",
+    "expectations_schema",
+    "transcript_schema",
+]
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE = "urn:gaple:spec:v1:"
@@ -166,6 +175,13 @@ def case_schema() -> JSON:
                 "type": "object",
                 "additionalProperties": {"type": "string"},
             },
+            "features": {
+                "description": "The case's feature tags (gaple.conformance.tags), derived from "
+                "its rules and situation; informative, never sent to an engine.",
+                "type": "array",
+                "items": {"enum": [tag.name for tag in TAGS]},
+                "uniqueItems": True,
+            },
             "pins": {
                 "description": "The coverage cells this case was chosen to reach.",
                 "type": "array",
@@ -266,6 +282,37 @@ def _message(name: str, properties: JSON, required: list[str], *, extra: bool = 
     }
 
 
+def expectations_schema() -> JSON:
+    """The schema of an expectations file (``gaple conformance run --expectations``)."""
+    return {
+        "$schema": DRAFT,
+        "$id": BASE + "expectations",
+        "title": "gaple conformance expectations",
+        "description": "The known divergences of an engine: per case ID, how the case is "
+        "expected to end when it does not pass, and why (gaple.conformance.expectations).",
+        "type": "object",
+        "properties": {
+            "format": {"const": EXPECTATIONS_FORMAT},
+            "version": {"const": EXPECTATIONS_VERSION},
+            "cases": {
+                "type": "object",
+                "propertyNames": {"pattern": r"^[a-z0-9][a-z0-9-]*$"},
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {
+                        "status": {"enum": list(EXPECTED)},
+                        "reason": {"type": "string"},
+                    },
+                    "required": ["status", "reason"],
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "required": ["format", "version", "cases"],
+        "additionalProperties": False,
+    }
+
+
 def _protocol() -> dict[str, JSON]:
     rules = {"$ref": "#/$defs/rules"}
     observation = _observation()["properties"]
@@ -295,6 +342,7 @@ def _protocol() -> dict[str, JSON]:
                                 "items": {"type": "string"},
                             },
                         },
+                        "features": {"type": "array", "items": {"type": "string"}},
                     },
                     "additionalProperties": False,
                 },
@@ -404,6 +452,7 @@ REPLY_TO: dict[str, tuple[str, ...]] = {
 SCHEMAS: dict[str, JSON] = {
     "schema/case.schema.json": case_schema(),
     "schema/transcript.schema.json": transcript_schema(),
+    "schema/expectations.schema.json": expectations_schema(),
     **{f"protocol/{name}.schema.json": schema for name, schema in PROTOCOL_SCHEMAS.items()},
 }
 """Every schema by its path under ``spec/``."""

@@ -152,6 +152,22 @@ def _check_case(record: dict[str, JSON], where: str) -> None:
                 raise BadReport(msg)
     if "message" in record:
         _need(record, "message", (str,), where)
+    if "trace" in record:
+        trace = _need(record, "trace", (list,), where)
+        if not all(_exchange(entry) for entry in trace):
+            msg = f"{where}: 'trace' holds something other than messages sent and received"
+            raise BadReport(msg)
+
+
+def _exchange(entry: JSON) -> bool:
+    """Whether ``entry`` is one message of a trace: ``{"sent": TEXT}`` or
+    ``{"received": TEXT}``."""
+    return (
+        isinstance(entry, dict)
+        and len(entry) == 1
+        and set(entry) <= {"sent", "received"}
+        and all(isinstance(text, str) for text in entry.values())
+    )
 
 
 def read_report(path: Path) -> Report:

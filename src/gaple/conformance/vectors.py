@@ -347,7 +347,8 @@ def check(out: Path, files: dict[str, str]) -> list[str]:
 
 
 def load_cases(folder: Path) -> list[dict[str, Any]]:
-    """Every case under ``folder`` (searched recursively, in path order).
+    """Every case under ``folder`` (searched recursively, in path order), or the one case
+    in ``folder`` when it is a file.
 
     A folder written by ``gaple vectors build --out`` holds schemas beside the cases: only its
     ``vectors/v1/`` is read. Each file is read by the bounded reader, checked against
@@ -364,7 +365,7 @@ def load_cases(folder: Path) -> list[dict[str, Any]]:
     validator = _case_validator()
     cases: list[dict[str, Any]] = []
     problems: list[str] = []
-    for path in sorted(folder.rglob("*.json")):
+    for path in [folder] if folder.is_file() else sorted(folder.rglob("*.json")):
         try:
             with bounded.open_regular(path) as stream:
                 case = bounded.read(stream)
