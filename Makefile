@@ -6,10 +6,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck pytest docs bench mutation-vectors mutation-tests clean
 
+# Editable: without the wheel's build hook (hatch_build.py), which an editable install does not
+# run but whose Sphinx and other build requirements pip would install for it (half a minute).
+# gaple docs reads this checkout's docs/_build/html (make docs).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	HATCH_BUILD_NO_HOOKS=true $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 # Play and narrate one hand, then run the conformance suite against the example engine

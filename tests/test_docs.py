@@ -20,6 +20,7 @@ import pytest
 from sphinx.cmd.build import build_main
 
 import gaple
+from gaple.localdocs import page_url
 from gaple.presets import PRESETS
 from gaple.reference.deciding import DECIDERS
 from gaple.registry import RULES
@@ -97,6 +98,18 @@ def test_every_rule_has_exactly_one_anchor_on_its_sections_page(site: dict[str, 
         page, anchor = rule_url(rule_id).split("#")
         assert anchors[anchor] == 1, f"{rule_id}: anchor {anchor} appears {anchors[anchor]} times"
         assert anchor in site[page].ids, f"{rule_id} is not on {page}"
+
+
+def test_gaple_docs_opens_every_rule_at_an_anchor_of_its_page(site: dict[str, _Ids]) -> None:
+    # The addresses gaple docs opens, under any folder holding the built site.
+    folder = Path("/somewhere/gaple/docs")
+    for rule_id in RULES:
+        page, _, anchor = (
+            page_url(folder, rule_id).removeprefix(f"{folder.as_uri()}/").partition("#")
+        )
+        assert anchor in site[page].ids, f"gaple docs {rule_id}: no #{anchor} on {page}"
+    assert page_url(folder) == f"{folder.as_uri()}/index.html"
+    assert "index.html" in site
 
 
 def test_rule_anchors_follow_the_documented_pattern() -> None:

@@ -258,8 +258,18 @@ def test_chips_points_say_who_pays_whom(capsys: pytest.CaptureFixture[str]) -> N
     )
 
 
+def test_an_explanation_names_the_command_that_opens_its_rule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The first word explained is "opener" (the opening comes first), whose rule in TERMS is
+    # open.lead; gaple docs opens that rule's page offline.
+    flat = " ".join(play(capsys, "--variant", "pagat-4x7", "--seed", "1").split())
+    assert "(more: gaple docs open.lead)." in flat
+    assert "gaple docs end.out opens its page" in flat
+
+
 def test_every_explanation_names_the_docs_page_of_its_rule() -> None:
-    # The narration sends readers to the page the docs' extension places each rule on
+    # The command in the narration opens the page the docs' extension places each rule on
     # (gaple.registry.rule_page, which both use): the terms' rules live on these five pages.
     assert {rule_page(rule_id) for _meaning, rule_id in TERMS.values()} == {
         "rules/deal",

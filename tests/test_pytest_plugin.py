@@ -19,7 +19,7 @@ from gaple.conformance.cases import LEVELS
 from gaple.conformance.engines import SubprocessEngine
 from gaple.conformance.runner import run_suite
 from gaple.conformance.scenarios import all_cases
-from gaple.registry import RULES
+from gaple.registry import RULES, rule_url
 from gaple.testing import plugin
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -82,6 +82,14 @@ def test_a_seeded_bug_fails_items_that_carry_the_rule_it_breaks(tmp_path: Path) 
     # Each failure names a rule of the registry; a case that ends otherwise than its own
     # ending because of the bug names that ending's rule, which its own rules need not hold.
     assert all(props["rule"] in RULES for props in failed.values())
+    # And ends with where that rule is explained: under this machine's docs when it has them
+    # (gaple.localdocs), else relative to the docs root; either way ending in its rule_url.
+    for name, (ending, message, props) in items.items():
+        if ending == "failure":
+            rule_id = props["rule"]
+            said = message.rstrip()
+            assert f"\ndocs of {rule_id}: " in said, name
+            assert said.endswith(rule_url(rule_id)), name
     # A case that never places on the left end still passes (the bug does not show there).
     assert "passed" in conformance_items(items).values()
 

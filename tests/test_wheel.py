@@ -37,10 +37,21 @@ def _pip_cache() -> bool:
     return found.returncode == 0 and folder.is_dir() and any(folder.iterdir())
 
 
+ALONE = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+"""The environment of the commands: without a PYTHONPATH that would put this tree's src/ before
+the installed wheel (the suite may run with PYTHONPATH=src)."""
+
+
 def run(*args: str | Path, cwd: Path) -> str:
     """Run a command, failing the test with its output if it fails; its standard output."""
     done = subprocess.run(
-        [str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=600, check=False
+        [str(a) for a in args],
+        cwd=cwd,
+        env=ALONE,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert done.returncode == 0, f"{args}: status {done.returncode}\n{done.stdout}{done.stderr}"
     return done.stdout
@@ -61,6 +72,10 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     groups = ("open", "play", "turns", "score", "suwiki")
     assert {f"gaple/conformance/scenario_data/{group}.toml" for group in groups} <= names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    # The build hook (hatch_build.py) put the rules reference in, without Sphinx's doctrees,
+    # its record for rebuilding and the pages' reST sources.
+    assert {"gaple/docs/index.html", "gaple/docs/rules/turn.html"} <= names
+    assert not any(n.startswith(("gaple/docs/.", "gaple/docs/_sources/")) for n in names)
     # The example engine is the very files of examples/engine/, not a second copy.
     with zipfile.ZipFile(wheel) as archive:
         for name in ("adapter.py", "gaple_engine.py"):
@@ -90,6 +105,15 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
         cwd=tmp_path,
     )
 
+    # gaple docs opens the wheel's copy: play.match-end is in the section Turn, on
+    # rules/turn.html, anchored rule-play-match-end.
+    url = run(gaple, "docs", "play.match-end", "--print-url", cwd=tmp_path).strip()
+    page, _, anchor = url.partition("#")
+    assert page.startswith(f"file://{env_dir}/")
+    assert page.endswith("/gaple/docs/rules/turn.html")
+    assert anchor == "rule-play-match-end"
+    assert f'id="{anchor}"' in Path(page.removeprefix("file://")).read_text(encoding="utf-8")
+
     run(gaple, "spec", "--out", tmp_path / "spec", cwd=tmp_path)
     written = (tmp_path / "spec" / "PROTOCOL.md").read_bytes()
     assert written == (ROOT / "spec" / "PROTOCOL.md").read_bytes()
@@ -102,7 +126,7 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     }
     assert cases[tmp_path / "spec"] == cases[ROOT / "spec"]
 
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**ALONE, "PYTHONDONTWRITEBYTECODE": "1"}
     project = subprocess.run(
         [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", EXAMPLES / "pytest_project"],
         cwd=tmp_path,

@@ -20,7 +20,17 @@ from gaple.conformance.escape import printable
 
 __all__ = ["UsageError", "main"]
 
-SUBCOMMANDS = ("variants", "play", "match", "score", "vectors", "spec", "check", "conformance")
+SUBCOMMANDS = (
+    "variants",
+    "play",
+    "match",
+    "score",
+    "vectors",
+    "spec",
+    "check",
+    "conformance",
+    "docs",
+)
 """The subcommands in the order of the help, each registered by the ``register`` function of
 its module, ``gaple.cli.<name>``; a new subcommand adds its name here."""
 

@@ -253,15 +253,17 @@ def _docs_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--docs-url",
         metavar="URL",
-        help="root of the rules docs that failures link to (default: the package's "
-        "Documentation URL; without one, addresses are relative to the docs root)",
+        help="root of the rules docs that failures link to (default: this machine's copy, "
+        "which gaple docs opens; else the package's Documentation URL; else addresses "
+        "relative to the docs root)",
     )
 
 
 def _docs(args: argparse.Namespace) -> str | None:
-    """``--docs-url``, else the package's Documentation URL: looked up only when a report
-    needs it, since reading the package's metadata takes 30 ms, a fifth of every command's
-    start when it was the option's default."""
+    """``--docs-url``, else this machine's copy of the docs or the package's Documentation
+    URL (:func:`~gaple.conformance.summary.docs_base`): looked up only when a report needs it,
+    since reading the package's metadata takes 30 ms, a fifth of every command's start when it
+    was the option's default."""
     url: str | None = args.docs_url
     return docs_base() if url is None else url
 
@@ -511,7 +513,7 @@ def _run_reported(
     progress.finish()
     unwritten = None if report is None else _end_report(report, summary, args.report)
     if args.junit is not None:
-        _write("--junit", args.junit, junit_xml(summary, name=impl))
+        _write("--junit", args.junit, junit_xml(summary, name=impl, docs=_docs(args)))
     for failure in (refused, unwritten):
         if failure is not None:
             raise failure

@@ -1,13 +1,13 @@
 """``gaple play``: deal from a seed, play one hand with random legal moves, narrate it.
 
-The narration is written for someone who has never played: it says what Gaple is, explains
-each word of the game the first time it comes up (with the docs page to read), and ends with
-how the hand was scored and why. Every line fits the width: ``COLUMNS`` when it is set (it
-wins over the terminal, and over the default of 80 columns when the output is piped), down to
-:data:`MIN_WIDTH`; below that the narration is written :data:`MIN_WIDTH` wide. A line of tiles
-too long for the width keeps its two ends and says how many tiles it hides; when the move
-table's columns leave too little room for it, each move takes two lines instead. ``--terse``
-leaves out the explanations.
+The narration is written for someone who has never played: it says what Gaple is, explains each
+word of the game the first time it comes up (with the ``gaple docs`` command that opens its
+rule's page), and ends with how the hand was scored and why. Every line fits the width:
+``COLUMNS`` when it is set (it wins over the terminal, and over the default of 80 columns when
+the output is piped), down to :data:`MIN_WIDTH`; below that the narration is written
+:data:`MIN_WIDTH` wide. A line of tiles too long for the width keeps its two ends and says how
+many tiles it hides; when the move table's columns leave too little room for it, each move takes
+two lines instead. ``--terse`` leaves out the explanations.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from gaple.conformance.escape import printable
 from gaple.deal import SplitMix64, shuffle_deal
 from gaple.io import result_to_json, state_to_json
 from gaple.presets import find_preset
-from gaple.registry import rule_page
 from gaple.result import HandResult, ending_text, hand_result
 from gaple.rules import LeadRule, Settlement
 from gaple.state import Discard, Ending, Pass, State, apply, legal_moves, new_hand
@@ -128,7 +127,7 @@ TERMS: dict[str, tuple[str, str]] = {
     ),
 }
 """Each word of the game the narration explains, with its meaning in one plain sentence and
-the rule whose docs page says more."""
+the rule whose docs page says more (``gaple docs RULE-ID`` opens it)."""
 
 
 class _Narration:
@@ -159,7 +158,7 @@ class _Narration:
                 continue
             self.explained.add(word)
             meaning, rule_id = TERMS[word]
-            self.say(f"* {word}: {meaning} (docs page {rule_page(rule_id)}).", "  ")
+            self.say(f"* {word}: {meaning} (more: gaple docs {rule_id}).", "  ")
 
 
 def line_text(line: Sequence[tuple[int, int]], width: int | None = None) -> str:
@@ -198,8 +197,8 @@ def header(args: argparse.Namespace, *, explain: bool, width: int) -> list[str]:
             "seat in turn adds a tile to a single line on the table; the hand ends when a seat "
             "runs out of tiles or nobody can play, and then the tiles left decide the winner. "
             "To learn it, read the docs page 'Gaple in five minutes' (five-minutes). A name in "
-            "brackets, like [end.out], is the rule that applies; the docs' rule pages list "
-            "every one."
+            "brackets, like [end.out], is the rule that applies; gaple docs end.out opens its "
+            "page in the docs."
         )
     paragraphs.append(f"Variant {preset.name}: {preset.title}")
     if args.overrides:

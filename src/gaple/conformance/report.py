@@ -252,8 +252,9 @@ def judgement_text(judgement: Judgement, path: Path) -> str:
     return "\n".join(rows)
 
 
-def junit_xml(summary: Summary, *, name: str) -> str:
-    """The run as JUnit XML: one test case per case, grouped by topic.
+def junit_xml(summary: Summary, *, name: str, docs: str | None = None) -> str:
+    """The run as JUnit XML: one test case per case, grouped by topic; a failure's text ends
+    with the address of its rule in the docs (under ``docs``, else relative to the docs root).
 
     Text from the engine is escaped (:func:`~gaple.conformance.escape.printable`), so the file
     stays well-formed XML 1.0 whatever the engine wrote.
@@ -284,7 +285,8 @@ def junit_xml(summary: Summary, *, name: str) -> str:
             said = printable(outcome.describe(), limit=_SHOWN)
             if outcome.status == "failed":
                 failure = ET.SubElement(element, "failure", message=said, type=outcome.rule or "")
-                failure.text = said
+                link = None if outcome.rule is None else docs_link(outcome.rule, docs)
+                failure.text = said if link is None else f"{said}\ndocs of {outcome.rule}: {link}"
             elif outcome.status == "errored":
                 ET.SubElement(element, "error", message=printable(outcome.message, limit=_SHOWN))
             elif outcome.status == "skipped":

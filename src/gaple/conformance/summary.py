@@ -28,6 +28,7 @@ from gaple.conformance.cases import STATUSES
 from gaple.conformance.compare import failure_name
 from gaple.conformance.escape import printable
 from gaple.io import FormatError, state_from_json
+from gaple.localdocs import local_docs_url
 from gaple.registry import RULES, rule_url
 from gaple.render import state_svg
 from gaple.state import MoveSyntaxError, Pass, parse_move
@@ -283,8 +284,13 @@ def matrix_text(reports: Sequence[Report]) -> str:
 
 
 def docs_base() -> str | None:
-    """The public docs' address: the ``Documentation`` project URL of the installed gaple, if
-    it declares one."""
+    """The root that reports link rules under when no ``--docs-url`` is given: this machine's
+    copy of the reference, so that the links work offline (the wheel's, or a checkout's
+    ``docs/_build/html``: :func:`gaple.localdocs.local_docs_url`), else the ``Documentation``
+    project URL of the installed gaple, if it declares one."""
+    local = local_docs_url()
+    if local is not None:
+        return local
     # Imported here: importlib.metadata takes 10 ms to import, a tenth of gaple check's start.
     import importlib.metadata  # noqa: PLC0415
 

@@ -182,7 +182,12 @@ class ConformanceCase(pytest.Item):
         if isinstance(excinfo.value, CaseFailed):
             outcome = excinfo.value.outcome
             broken = "" if outcome.rule is None else f"{outcome.rule}: "
-            return f"{broken}{outcome.detail()}\ncase: {self.case['description']}"
+            said = f"{broken}{outcome.detail()}\ncase: {self.case['description']}"
+            # Imported on a failure only: every pytest session of the user loads the plugin.
+            from gaple.conformance.summary import docs_base, docs_link  # noqa: PLC0415
+
+            link = None if outcome.rule is None else docs_link(outcome.rule, docs_base())
+            return said if link is None else f"{said}\ndocs of {outcome.rule}: {link}"
         from gaple.conformance.engines import EngineError  # noqa: PLC0415
 
         if isinstance(excinfo.value, EngineError):

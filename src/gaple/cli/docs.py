@@ -1,0 +1,92 @@
+"""``gaple docs [RULE-ID] [--print-url]``: open the rules reference, or one rule's page at its
+anchor, from this machine's copy (:mod:`gaple.localdocs`): the wheel's, or in a source checkout
+``docs/_build/html``, built first if missing and Sphinx is installed.
+
+An unknown rule ID is an error naming the closest IDs. ``--print-url`` prints the ``file://``
+address instead of opening a browser; so does a machine without a browser to open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gaple.cli.common import UsageError
+from gaple.localdocs import NoDocs, checkout, closest_rule_ids, local_docs, page_url
+from gaple.registry import RULES
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``docs`` subcommand."""
+    parser = subparsers.add_parser(
+        "docs", help="open the rules reference (offline), or one rule's page at its anchor"
+    )
+    parser.add_argument(
+        "rule_id",
+        nargs="?",
+        metavar="RULE-ID",
+        help="a rule ID such as play.match-end (default: the front page)",
+    )
+    parser.add_argument(
+        "--print-url",
+        action="store_true",
+        help="print the page's file:// address instead of opening a browser",
+    )
+    parser.set_defaults(run=_docs)
+
+
+def _docs(args: argparse.Namespace) -> int:
+    rule_id: str | None = args.rule_id
+    if rule_id is not None and rule_id not in RULES:
+        raise UsageError(_unknown(rule_id))
+    url = page_url(_folder(), rule_id)
+    if args.print_url:
+        print(url)
+        return 0
+    # Imported here: webbrowser takes a few milliseconds that no other command needs.
+    import webbrowser  # noqa: PLC0415
+
+    if webbrowser.open(url):
+        print(f"opened {url}")
+    else:
+        print(url)
+        print("gaple docs: no browser to open it with; the address is above", file=sys.stderr)
+    return 0
+
+
+def _unknown(rule_id: str) -> str:
+    near = closest_rule_ids(rule_id)
+    if near:
+        return f"unknown rule ID {rule_id!r}; the closest: {', '.join(near)}"
+    return (
+        f"unknown rule ID {rule_id!r}, and none is close: the page 'How the rules are "
+        "organised' of the reference (gaple docs) lists every ID"
+    )
+
+
+def _folder() -> Path:
+    """The built reference; in a checkout without a build, built now."""
+    folder = local_docs()
+    if folder is not None:
+        return folder
+    found = checkout()
+    if found is None:
+        msg = "this installation of gaple has no docs (a wheel built without its docs hook?)"
+        raise UsageError(msg)
+    # Looked for without importing it (half a second).
+    import importlib.util  # noqa: PLC0415
+
+    if importlib.util.find_spec("sphinx") is None:
+        msg = (
+            f"no built docs in {found.html} and no Sphinx to build them: run make docs, "
+            "or pip install -e '.[docs]' and run gaple docs again"
+        )
+        raise UsageError(msg)
+    print(f"building the docs into {found.html} (about a minute) ...", file=sys.stderr)
+    try:
+        return found.build()
+    except NoDocs as error:
+        raise UsageError(str(error)) from None
