@@ -420,14 +420,14 @@ def test_a_folder_link_planted_after_the_checks_is_not_followed(
 _SIGNAL_AT_START = textwrap.dedent(
     """
     import os, signal, sys
-    import gaple.cli as cli
+    import gaple.cli, gaple.cli.parser as cli
     parse = cli.build_parser
     def signalled(*args):
         # The signal arrives as main starts, before anything of the command is imported.
         os.kill(os.getpid(), {number})
         return parse(*args)
     cli.build_parser = signalled
-    sys.exit(cli.main(sys.argv[1:]))
+    sys.exit(gaple.cli.main(sys.argv[1:]))
     """
 )
 

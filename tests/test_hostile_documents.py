@@ -450,7 +450,7 @@ def test_special_files_among_the_case_files(
 
 _STARTED = (
     "import sys, gaple.cli\n"
-    "from gaple.cli.common import SIGNALS\n"
+    "from gaple.cli.signals import SIGNALS\n"
     "install = SIGNALS.install\n"
     "def announced():\n"
     "    install()\n"

@@ -26,8 +26,9 @@ from typing import IO, TYPE_CHECKING, Any
 import attrs
 
 from gaple import __version__
-from gaple.cli.common import SIGNALS, Signals, UsageError, dump_json, rules_from_args
+from gaple.cli.common import UsageError, dump_json, rules_from_args
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
+from gaple.cli.signals import SIGNALS, Signals
 from gaple.conformance.bounded import Refused, parse
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.engines import (
@@ -348,34 +349,35 @@ def _run_reported(
     began = time.perf_counter()
     refused: UsageError | None = None
     try:
-        signals.arm()  # a signal held since gaple started ends the run here
-        every, chosen = _cases(args)
-        # Sorted by ID, so that a shard and the order of the report do not depend on how the
-        # cases were found.
-        chosen = sorted(chosen, key=lambda case: str(case["id"]))
-        cases = args.shard.take(chosen)
-        progress.total = len(cases)
-        if report is not None:
-            report.total = len(cases)
-            report.vectors = vector_set_of(every)
-            # The selection before sharding, which every shard of the run shares.
-            report.selection = (len(chosen), cases_sha256(chosen))
-        _preflight(make_engine)
-        summary = run_suite(
-            cases,
-            make_engine,
-            levels=levels,
-            max_fail=args.max_fail,
-            on_hello=on_hello,
-            on_case=on_case,
-            jobs=jobs,
-        )
+        # A signal held since gaple started ends the run as the block starts; one after the
+        # block (its exit included) only changes the exit status.
+        with signals.armed():
+            every, chosen = _cases(args)
+            # Sorted by ID, so that a shard and the order of the report do not depend on how
+            # the cases were found.
+            chosen = sorted(chosen, key=lambda case: str(case["id"]))
+            cases = args.shard.take(chosen)
+            progress.total = len(cases)
+            if report is not None:
+                report.total = len(cases)
+                report.vectors = vector_set_of(every)
+                # The selection before sharding, which every shard of the run shares.
+                report.selection = (len(chosen), cases_sha256(chosen))
+            _preflight(make_engine)
+            summary = run_suite(
+                cases,
+                make_engine,
+                levels=levels,
+                max_fail=args.max_fail,
+                on_hello=on_hello,
+                on_case=on_case,
+                jobs=jobs,
+            )
     except (KeyboardInterrupt, UsageError) as error:
         refused = error if isinstance(error, UsageError) else None
         engine = greeted[0] if greeted else None
         seconds = time.perf_counter() - began
         summary = Summary(tuple(outcomes), seconds, engine, False, interrupted=refused is None)
-    signals.raising = False  # from here on a signal only changes the exit status
     if signals.received is not None:
         summary = attrs.evolve(summary, interrupted=True)
     progress.finish()
@@ -577,19 +579,18 @@ def _fuzz(args: argparse.Namespace) -> int:
     }
     try:
         try:
-            SIGNALS.arm()
-            report = fuzz(
-                make_engine,
-                names,
-                examples=examples,
-                seed=args.seed,
-                overrides=fixed,
-                max_seconds=max_seconds,
-                shard=shard,
-                jobs=jobs,
-            )
+            with SIGNALS.armed():
+                report = fuzz(
+                    make_engine,
+                    names,
+                    examples=examples,
+                    seed=args.seed,
+                    overrides=fixed,
+                    max_seconds=max_seconds,
+                    shard=shard,
+                    jobs=jobs,
+                )
         except KeyboardInterrupt:
-            SIGNALS.raising = False
             print("interrupted: no report", file=sys.stderr)
             return SIGNALS.status()
         finally:

@@ -1,0 +1,111 @@
+"""SIGINT and SIGTERM, held from the first thing the ``gaple`` command does.
+
+:mod:`gaple.cli` imports this module and nothing else before :func:`gaple.cli.main` holds the
+signals, so it uses the interpreter's C module ``_signal`` alone: ``import signal`` brings
+``enum``, ``functools`` and ``collections`` with it, 15 to 45 ms on a loaded machine in which
+a signal would still end gaple with a traceback or kill it. Nothing here imports more than
+``sys``, already loaded when the interpreter starts.
+
+A signal is **held** (noted only) until a command that ends cleanly on it arms the catcher
+(:meth:`Signals.armed`); within the armed block the first signal is raised as a
+:class:`KeyboardInterrupt` and a later one only noted, so the cleanup (bounded in time) always
+finishes. Outside it a signal never raises, so it cannot end gaple where nothing catches it.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import signal as _signal  # the typed face of the same functions
+    from signal import _HANDLER
+    from types import TracebackType
+else:
+    import _signal
+
+__all__ = ["SIGNALS", "Signals"]
+
+_NUMBERS = (_signal.SIGINT, _signal.SIGTERM)
+
+
+class Signals:
+    """The catcher of SIGINT and SIGTERM (one per process: :data:`SIGNALS`)."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        """The first signal held or raised since :meth:`install`, if any."""
+        self.raising = False
+        self._saved: dict[int, _HANDLER] = {}
+
+    def install(self) -> None:
+        """Hold both signals from now on (what came before is forgotten)."""
+        self.received, self.raising = None, False
+        self._saved = _swap(dict.fromkeys(_NUMBERS, self._handle))
+
+    def restore(self) -> None:
+        """Put back the handlers found by :meth:`install`, both at once: a signal that arrives
+        meanwhile goes whole to the handlers put back (to a caller of :func:`gaple.cli.main`
+        in its own process), never half to each."""
+        self.raising = False
+        if self._saved:
+            _swap(self._saved)
+            self._saved = {}
+
+    def armed(self) -> _Armed:
+        """A block in which the first signal is raised as :class:`KeyboardInterrupt`, at its
+        start if one was held. The raise can come anywhere up to the block's very end, its
+        exit included, so a ``try`` around the ``with`` catches every one: a signal after the
+        block only changes :attr:`received`."""
+        return _Armed(self)
+
+    def _handle(self, number: int, _frame: object) -> None:
+        self.received = self.received or number
+        if self.raising:
+            self.raising = False
+            raise KeyboardInterrupt
+
+    def status(self) -> int:
+        """128 plus the first signal's number (130 for SIGINT, 143 for SIGTERM)."""
+        return 128 + (self.received or _signal.SIGINT)
+
+
+class _Armed:
+    """The block of :meth:`Signals.armed`."""
+
+    def __init__(self, signals: Signals) -> None:
+        self._signals = signals
+
+    def __enter__(self) -> None:
+        """Raise the first signal from now on, at once if one was held.
+
+        Raises:
+            KeyboardInterrupt: a signal was held.
+        """
+        signals = self._signals
+        # Raising first, then the test: a signal between the two is raised by the handler,
+        # one before them here, and never both.
+        signals.raising = True
+        if signals.received is not None and signals.raising:
+            signals.raising = False
+            raise KeyboardInterrupt
+
+    def __exit__(
+        self,
+        _type: type[BaseException] | None,
+        _error: BaseException | None,
+        _traceback: TracebackType | None,
+    ) -> None:
+        self._signals.raising = False
+
+
+def _swap(handlers: dict[int, _HANDLER]) -> dict[int, _HANDLER]:
+    """Set the handler of each signal with both blocked, so that one arriving meanwhile waits
+    and meets the new handlers; the previous handlers."""
+    mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, _NUMBERS)
+    try:
+        return {number: _signal.signal(number, handler) for number, handler in handlers.items()}
+    finally:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
+
+
+SIGNALS = Signals()
+"""The process's one catcher of SIGINT and SIGTERM, installed by :func:`gaple.cli.main`."""
