@@ -7,7 +7,7 @@ the winner and points) and :mod:`gaple.match` (series of hands). Above the core 
 :mod:`gaple.io` (JSON forms), :mod:`gaple.render` (pictures), :mod:`gaple.conformance` (vectors,
 checker, runner, fuzzer) and :mod:`gaple.cli`; the core never imports them.
 
-The names below are imported from their modules when first used (:func:`__getattr__`), so that
+The names below are imported from their modules when first used (``__getattr__``, PEP 562), so that
 ``import gaple`` costs nothing until then: the command line holds SIGINT and SIGTERM from its
 first millisecond (:mod:`gaple.cli.signals`), not after the whole core is imported.
 """

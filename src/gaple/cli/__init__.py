@@ -30,9 +30,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
     Without ``argv`` main runs the process's own command line (the ``gaple`` command,
-    ``python -m gaple``) and the signals stay held until the process exits: one that comes
-    once the work is done changes nothing, not even the status. With ``argv`` (a caller in its
-    own process) the caller's handlers are put back on return.
+    ``python -m gaple``) and the signals are never handed back to Python: one that comes once
+    the work is done changes nothing, not even the status, up to the process's exit. With
+    ``argv`` (a caller in its own process) the caller's handlers are put back on return.
     """
     # First: a signal while gaple starts is held for the command that ends cleanly on it
     # (conformance run and fuzz); the others get Python's handlers back once parsed.
@@ -42,5 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run(argv)
     finally:
-        if argv is not None:
+        if argv is None:
+            SIGNALS.ignore()
+        else:
             SIGNALS.restore()

@@ -17,12 +17,15 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import signal as _signal  # the typed face of the same functions
-    from signal import _HANDLER
-    from types import TracebackType
+    from collections.abc import Callable
+    from types import FrameType, TracebackType
+    from typing import Any, TypeAlias
+
+    Handler: TypeAlias = Callable[[int, FrameType | None], Any] | int | None
 else:
     import _signal
 
-__all__ = ["SIGNALS", "Signals"]
+__all__ = ["SIGNALS", "Armed", "Signals"]
 
 _NUMBERS = (_signal.SIGINT, _signal.SIGTERM)
 
@@ -34,7 +37,7 @@ class Signals:
         self.received: int | None = None
         """The first signal held or raised since :meth:`install`, if any."""
         self.raising = False
-        self._saved: dict[int, _HANDLER] = {}
+        self._saved: dict[int, Handler] = {}
 
     def install(self) -> None:
         """Hold both signals from now on (what came before is forgotten)."""
@@ -50,12 +53,21 @@ class Signals:
             _swap(self._saved)
             self._saved = {}
 
-    def armed(self) -> _Armed:
+    def ignore(self) -> None:
+        """Ignore both signals from now on: the end of the process's own command line, its
+        work done. Held signals would do as well until Python's exit puts back the default
+        of every signal it catches, before it tears its modules down (milliseconds in which a
+        signal kills the process or raises a traceback); it leaves ignored ones ignored."""
+        self.raising = False
+        _swap(dict.fromkeys(_NUMBERS, _signal.SIG_IGN))
+        self._saved = {}
+
+    def armed(self) -> Armed:
         """A block in which the first signal is raised as :class:`KeyboardInterrupt`, at its
         start if one was held. The raise can come anywhere up to the block's very end, its
         exit included, so a ``try`` around the ``with`` catches every one: a signal after the
         block only changes :attr:`received`."""
-        return _Armed(self)
+        return Armed(self)
 
     def _handle(self, number: int, _frame: object) -> None:
         self.received = self.received or number
@@ -68,7 +80,7 @@ class Signals:
         return 128 + (self.received or _signal.SIGINT)
 
 
-class _Armed:
+class Armed:
     """The block of :meth:`Signals.armed`."""
 
     def __init__(self, signals: Signals) -> None:
@@ -97,7 +109,7 @@ class _Armed:
         self._signals.raising = False
 
 
-def _swap(handlers: dict[int, _HANDLER]) -> dict[int, _HANDLER]:
+def _swap(handlers: dict[int, Handler]) -> dict[int, Handler]:
     """Set the handler of each signal with both blocked, so that one arriving meanwhile waits
     and meets the new handlers; the previous handlers."""
     mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, _NUMBERS)
