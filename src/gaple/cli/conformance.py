@@ -341,10 +341,11 @@ def _run_reported(
             report.header(info)
 
     def on_case(outcome: CaseOutcome) -> None:
-        outcomes.append(outcome)
-        progress.update(outcome)
-        if report is not None:
-            report.case(outcome)
+        with signals.deferred():  # in the summary and the report both, or in neither
+            outcomes.append(outcome)
+            progress.update(outcome)
+            if report is not None:
+                report.case(outcome)
 
     began = time.perf_counter()
     refused: UsageError | None = None
@@ -378,6 +379,9 @@ def _run_reported(
         engine = greeted[0] if greeted else None
         seconds = time.perf_counter() - began
         summary = Summary(tuple(outcomes), seconds, engine, False, interrupted=refused is None)
+    # The cases recorded by on_case, which the report holds: a signal as a case was handed
+    # over leaves it in run_suite's outcomes alone.
+    summary = attrs.evolve(summary, outcomes=tuple(outcomes))
     if signals.received is not None:
         summary = attrs.evolve(summary, interrupted=True)
     progress.finish()

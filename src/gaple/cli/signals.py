@@ -3,13 +3,14 @@
 :mod:`gaple.cli` imports this module and nothing else before :func:`gaple.cli.main` holds the
 signals, so it uses the interpreter's C module ``_signal`` alone: ``import signal`` brings
 ``enum``, ``functools`` and ``collections`` with it, 15 to 45 ms on a loaded machine in which
-a signal would still end gaple with a traceback or kill it. Nothing here imports more than
-``sys``, already loaded when the interpreter starts.
+a signal would still end gaple with a traceback or kill it. ``_signal`` is built into the
+interpreter; the only other import is the compiler's ``__future__``.
 
 A signal is **held** (noted only) until a command that ends cleanly on it arms the catcher
 (:meth:`Signals.armed`); within the armed block the first signal is raised as a
 :class:`KeyboardInterrupt` and a later one only noted, so the cleanup (bounded in time) always
-finishes. Outside it a signal never raises, so it cannot end gaple where nothing catches it.
+finishes. Outside it a signal never raises, so it cannot end gaple where nothing catches it;
+within it, a :meth:`Signals.deferred` block keeps a step that must not be cut in two whole.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 else:
     import _signal
 
-__all__ = ["SIGNALS", "Armed", "Signals"]
+__all__ = ["SIGNALS", "Armed", "Deferred", "Signals"]
 
 _NUMBERS = (_signal.SIGINT, _signal.SIGTERM)
 
@@ -69,6 +70,25 @@ class Signals:
         block only changes :attr:`received`."""
         return Armed(self)
 
+    def arm(self) -> None:
+        """Raise the first signal from now on, at once if one came before (held): the start
+        of :meth:`armed` and the end of :meth:`deferred`.
+
+        Raises:
+            KeyboardInterrupt: a signal came before.
+        """
+        # Raising first, then the test: a signal between the two is raised by the handler,
+        # one before them here, and never both.
+        self.raising = True
+        if self.received is not None and self.raising:
+            self.raising = False
+            raise KeyboardInterrupt
+
+    def deferred(self) -> Deferred:
+        """A block of an armed one that a signal does not cut in two (one case recorded in
+        the report and the summary both): the signal is raised as the block ends."""
+        return Deferred(self)
+
     def _handle(self, number: int, _frame: object) -> None:
         self.received = self.received or number
         if self.raising:
@@ -92,13 +112,7 @@ class Armed:
         Raises:
             KeyboardInterrupt: a signal was held.
         """
-        signals = self._signals
-        # Raising first, then the test: a signal between the two is raised by the handler,
-        # one before them here, and never both.
-        signals.raising = True
-        if signals.received is not None and signals.raising:
-            signals.raising = False
-            raise KeyboardInterrupt
+        self._signals.arm()
 
     def __exit__(
         self,
@@ -107,6 +121,31 @@ class Armed:
         _traceback: TracebackType | None,
     ) -> None:
         self._signals.raising = False
+
+
+class Deferred:
+    """The block of :meth:`Signals.deferred`."""
+
+    def __init__(self, signals: Signals) -> None:
+        self._signals = signals
+        self._raising = False
+
+    def __enter__(self) -> None:
+        self._raising, self._signals.raising = self._signals.raising, False
+
+    def __exit__(
+        self,
+        _type: type[BaseException] | None,
+        _error: BaseException | None,
+        _traceback: TracebackType | None,
+    ) -> None:
+        """Raise the signal that came during the block, if the block was armed.
+
+        Raises:
+            KeyboardInterrupt: a signal came during the armed block.
+        """
+        if self._raising:  # no signal came before the block, or it would have been raised
+            self._signals.arm()
 
 
 def _swap(handlers: dict[int, Handler]) -> dict[int, Handler]:
