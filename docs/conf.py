@@ -59,5 +59,6 @@ nitpick_ignore_regex = [("py:func", r"_[a-z]\w*")]
 # gaple.testing builds on Hypothesis and pytest, whose docs are not linked (no network at build).
 nitpick_ignore_regex += [("py:class", r"(hypothesis|_pytest|pytest)\..*")]
 
-# Nor is the standard library's: a function returning a folder returns a pathlib.Path.
-nitpick_ignore_regex += [("py:class", r"pathlib\.\w+")]
+# Nor is the standard library's: a function returning a folder returns a pathlib.Path, the
+# command line's parser an argparse.ArgumentParser.
+nitpick_ignore_regex += [("py:class", r"(pathlib|argparse)\.\w+")]

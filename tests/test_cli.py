@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from gaple import cli
-from gaple.cli import build_parser, main
+from gaple.cli import main
+from gaple.cli.parser import build_parser
 from gaple.io import rules_to_json, state_from_json
 from gaple.presets import PRESETS, ruleset
 from gaple.rules import option_info

@@ -22,7 +22,11 @@ import pytest
 import gaple
 import gaple.conformance.vectors as vectors_module
 from gaple.cli import main
+from gaple.cli.signals import Signals
 from gaple.conformance.engines import EngineError, Validator
+from gaple.conformance.report import Progress
+from gaple.conformance.runner import CaseOutcome
+from gaple.conformance.summary import read_report
 from gaple.conformance.vectors import VECTORS_DIR
 from test_reports import _failed, _footer, _header, _write
 
@@ -420,14 +424,14 @@ def test_a_folder_link_planted_after_the_checks_is_not_followed(
 _SIGNAL_AT_START = textwrap.dedent(
     """
     import os, signal, sys
-    import gaple.cli as cli
+    import gaple.cli, gaple.cli.parser as cli
     parse = cli.build_parser
     def signalled(*args):
         # The signal arrives as main starts, before anything of the command is imported.
         os.kill(os.getpid(), {number})
         return parse(*args)
     cli.build_parser = signalled
-    sys.exit(cli.main(sys.argv[1:]))
+    sys.exit(gaple.cli.main(sys.argv[1:]))
     """
 )
 
@@ -500,3 +504,72 @@ def test_signal_handlers_are_put_back_after_main() -> None:
     before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     assert main(["variants", "--format", "json"]) == 0
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_a_signal_is_raised_only_inside_the_armed_block() -> None:
+    # Before: fuzz armed the catcher and never disarmed it once the search returned, so a
+    # signal while it wrote its case and report was a traceback; and the run disarmed one
+    # statement after its try, a raise in between leaving a report without its footer.
+    catcher = Signals()
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    catcher.install()
+    try:
+        with catcher.armed():
+            pass
+        signal.raise_signal(signal.SIGINT)  # after the block: noted, nothing raised
+        assert catcher.status() == 128 + signal.SIGINT
+    finally:
+        catcher.restore()
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_a_held_signal_is_raised_as_the_armed_block_starts() -> None:
+    catcher = Signals()
+    catcher.install()
+    try:
+        signal.raise_signal(signal.SIGTERM)  # held: noted, nothing raised
+        assert catcher.received == signal.SIGTERM
+        with pytest.raises(KeyboardInterrupt), catcher.armed():
+            pytest.fail("the held signal was not raised")
+    finally:
+        catcher.restore()
+
+
+def test_the_first_signal_in_an_armed_block_is_raised_once() -> None:
+    catcher = Signals()
+    catcher.install()
+    try:
+        with catcher.armed():
+            try:
+                signal.raise_signal(signal.SIGINT)
+                pytest.fail("the signal was not raised")
+            except KeyboardInterrupt:
+                # The cleanup after the first signal runs to its end: a second is only noted.
+                signal.raise_signal(signal.SIGTERM)
+        assert catcher.status() == 128 + signal.SIGINT
+    finally:
+        catcher.restore()
+
+
+def test_a_signal_while_a_case_is_recorded_leaves_a_report_that_reads_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: a signal between the outcome kept for the footer and its line in the report
+    # left a footer counting a case the report did not hold, a report that summary and merge
+    # refuse. Made certain here: the signal comes as the progress line counts the 2nd case.
+    second = {**_case(PLAIN), "id": "second"}
+    folder = _cases_folder(tmp_path / "cases", _case(PLAIN), second)
+    update = Progress.update
+
+    def signalled(progress: Progress, outcome: CaseOutcome) -> None:
+        update(progress, outcome)
+        if progress.done == 2:
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(Progress, "update", signalled)
+    report = tmp_path / "r.jsonl"
+    argv = ["conformance", "run", "--reference", "--cases", str(folder), "--jobs", "1"]
+    assert main([*argv, "--report", str(report)]) == 128 + signal.SIGINT
+    read = read_report(report)  # raises BadReport if the counts disagree with the lines
+    # Both cases finished before the signal was raised, and both are in the report.
+    assert [case["status"] for case in read.cases] == ["passed", "passed"]

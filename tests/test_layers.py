@@ -4,6 +4,7 @@ conformance kit, the command line), so the rules can be read and reused without 
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,47 @@ def test_the_import_check_sees_hypothesis() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert shown.strip() == "['hypothesis']"
+
+
+def test_the_command_imports_only_its_signal_catcher_before_main() -> None:
+    # What runs before gaple.cli.main holds SIGINT and SIGTERM is the window in which a signal
+    # ends gaple with a traceback (docs/guide/conformance.rst, "Stopping a run"). Before: the
+    # whole core and the conformance kit's escaping, about 0.25 s, 40 more modules of gaple.
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import gaple.cli\n"
+        "print(sorted(set(sys.modules) - before))"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    # The package and the command line's first lines, the module of the handlers, and the
+    # compiler's __future__ (their annotations): no enum, no argparse, none of the rules.
+    assert shown.strip() == "['__future__', 'gaple', 'gaple.cli', 'gaple.cli.signals']"
+
+
+def test_the_package_names_each_public_name_once_with_its_module() -> None:
+    # gaple imports its names on first use: what type checkers read (the imports under
+    # TYPE_CHECKING), what is exported (__all__) and where each is found (_HOMES) must agree.
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    (guarded,) = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+        if node.test.id == "TYPE_CHECKING"
+    ]
+    read = {
+        alias.name: f"{node.module}"
+        for node in guarded.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    homes = gaple._HOMES
+    assert read == homes
+    assert sorted(gaple.__all__) == sorted(homes)
+    for name, module in homes.items():
+        assert getattr(gaple, name) is getattr(importlib.import_module(module), name), name
+    assert set(gaple.__all__) <= set(dir(gaple))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        gaple.nope  # noqa: B018

@@ -18,7 +18,8 @@ import pytest
 
 import gaple.conformance.summary as summary_module
 from gaple import __version__
-from gaple.cli import build_parser, main
+from gaple.cli import main
+from gaple.cli.parser import build_parser
 from gaple.conformance.compare import Difference
 from gaple.conformance.report import summary_text
 from gaple.conformance.runner import CaseOutcome, Summary

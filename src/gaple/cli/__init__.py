@@ -4,21 +4,22 @@ Every failure a user can cause (an unknown variant, a bad option, an unreadable 
 output that cannot be written (standard output on a full disk) ends with one line on standard
 error and exit status 2; a command's own verdict (for example "does not
 conform") uses status 1. No traceback reaches the user.
+
+This module is the command's entry (``gaple.cli:main``, ``python -m gaple``): it imports
+nothing but :mod:`gaple.cli.signals` before :func:`main` holds SIGINT and SIGTERM, and the
+parser and the subcommands (:mod:`gaple.cli.parser`) only after, so that a signal in the
+first milliseconds of gaple is held too, not a traceback.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import sys
-from collections.abc import Sequence
-from typing import NoReturn, cast
+from gaple.cli.signals import SIGNALS
 
-from gaple.cli.common import SIGNALS, UsageError
-from gaple.cli.pipe import OutputFailed, reader_may_leave
-from gaple.conformance.escape import printable
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-__all__ = ["UsageError", "main"]
+__all__ = ["main"]
 
 SUBCOMMANDS = (
     "variants",
@@ -35,82 +36,23 @@ SUBCOMMANDS = (
 its module, ``gaple.cli.<name>``; a new subcommand adds its name here."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, not a usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-class _Version(argparse.Action):
-    """``--version``: gaple's version and the vector set it checks against. Counting and
-    hashing the cases builds them (a second or so), so it is done only when asked."""
-
-    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
-        from gaple import __version__  # noqa: PLC0415
-        from gaple.conformance.vectors import vector_set  # noqa: PLC0415
-
-        print(f"gaple {__version__} (vectors: {vector_set()})")
-        parser.exit(0)
-
-
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser with every subcommand registered, or only the subcommand ``only``: a
-    command then imports its own module alone, not every other command's (a fifth of the
-    start of ``gaple check``)."""
-    parser = _Parser(prog="gaple", description="The executable rules specification of Gaple.")
-    parser.add_argument(
-        "--version",
-        action=_Version,
-        nargs=0,
-        help="show gaple's version and its vector set (case format, count, hash), then exit",
-    )
-    subparsers = cast(
-        "argparse._SubParsersAction[argparse.ArgumentParser]",
-        parser.add_subparsers(dest="command", required=True, parser_class=_Parser),
-    )
-    for name in SUBCOMMANDS:
-        if only in (None, name):
-            importlib.import_module(f"gaple.cli.{name}").register(subparsers)
-    return parser
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status, also when the reader of standard
-    output has left early (``gaple check log.jsonl | head -1`` fails for a failing log)."""
+    """Run the command line; returns the exit status.
+
+    Without ``argv`` main runs the process's own command line (the ``gaple`` command,
+    ``python -m gaple``) and the signals are never handed back to Python: one that comes once
+    the work is done changes nothing, not even the status, up to the process's exit. With
+    ``argv`` (a caller in its own process) the caller's handlers are put back on return.
+    """
     # First: a signal while gaple starts is held for the command that ends cleanly on it
     # (conformance run and fuzz); the others get Python's handlers back once parsed.
     SIGNALS.install()
     try:
-        with reader_may_leave():
-            return _main(argv)
+        from gaple.cli.parser import run  # noqa: PLC0415  # only now: see the module's text
+
+        return run(argv)
     finally:
-        SIGNALS.restore()
-
-
-def _main(argv: Sequence[str] | None) -> int:
-    words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
-    args = parser.parse_args(words)
-    if not getattr(args, "owns_signals", False):
-        SIGNALS.restore()
-        if SIGNALS.received is not None:
-            return SIGNALS.status()
-    return _run(args)
-
-
-def _run(args: argparse.Namespace) -> int:
-    try:
-        status: int = args.run(args)
-        sys.stdout.flush()  # so that a full disk fails here, not in Python's flush at exit
-    except UsageError as error:
-        # Escaped, so a name or key read from a document cannot break the line or the encoder.
-        print(f"gaple {args.command}: error: {printable(str(error))}", file=sys.stderr)
-        return 2
-    except OutputFailed as error:
-        # Standard output on a full disk: status 2, as for a --report or --out file that
-        # cannot be written (1 would read as a verdict). A reader that left is no error:
-        # reader_may_leave drops the output instead.
-        print(f"gaple {args.command}: error: cannot write: {error}", file=sys.stderr)
-        return 2
-    return status
+        if argv is None:
+            SIGNALS.ignore()
+        else:
+            SIGNALS.restore()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from typing import Any
 
@@ -15,8 +14,6 @@ from gaple.presets import UnknownPreset, find_preset
 from gaple.rules import Ruleset
 
 __all__ = [
-    "SIGNALS",
-    "Signals",
     "UnreadableJson",
     "UsageError",
     "add_format",
@@ -135,51 +132,3 @@ def dump_json(data: Any) -> str:
     (True, True, True)
     """
     return json_escaped(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-class Signals:
-    """SIGINT and SIGTERM, caught from the first thing ``gaple`` does: held (noted only) until
-    a command that ends cleanly on them arms them (:meth:`arm`); from then on the first is
-    raised as a :class:`KeyboardInterrupt`, and a later one only noted, so the cleanup (bounded
-    in time) always finishes."""
-
-    def __init__(self) -> None:
-        self.received: int | None = None
-        self.raising = False
-        self._saved: dict[int, Any] = {}
-
-    def install(self) -> None:
-        """Hold both signals from now on (what came before is forgotten)."""
-        self.received, self.raising = None, False
-        for number in (signal.SIGINT, signal.SIGTERM):
-            self._saved[number] = signal.signal(number, self._handle)
-
-    def restore(self) -> None:
-        """Put back the handlers found by :meth:`install`."""
-        for number, handler in self._saved.items():
-            signal.signal(number, handler)
-        self._saved.clear()
-
-    def arm(self) -> None:
-        """Raise the first signal from now on, at once if one came while held.
-
-        Raises:
-            KeyboardInterrupt: a signal was held.
-        """
-        if self.received is not None:
-            raise KeyboardInterrupt
-        self.raising = True
-
-    def _handle(self, number: int, _frame: object) -> None:
-        self.received = self.received or number
-        if self.raising:
-            self.raising = False
-            raise KeyboardInterrupt
-
-    def status(self) -> int:
-        """128 plus the first signal's number (130 for SIGINT, 143 for SIGTERM)."""
-        return 128 + (self.received or signal.SIGINT)
-
-
-SIGNALS = Signals()
-"""The process's one catcher of SIGINT and SIGTERM, installed by ``gaple.cli.main``."""

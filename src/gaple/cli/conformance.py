@@ -28,8 +28,9 @@ from typing import IO, TYPE_CHECKING, Any
 import attrs
 
 from gaple import __version__
-from gaple.cli.common import SIGNALS, Signals, UsageError, dump_json, rules_from_args
+from gaple.cli.common import UsageError, dump_json, rules_from_args
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
+from gaple.cli.signals import SIGNALS, Signals
 from gaple.conformance.bounded import Refused, parse
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.engines import (
@@ -448,6 +449,22 @@ def _run(args: argparse.Namespace) -> int:
         kill_all()
 
 
+def _count_in(
+    progress: Progress,
+    report: JsonLinesReport | None,
+    every: list[dict[str, Any]],
+    chosen: list[dict[str, Any]],
+    cases: list[dict[str, Any]],
+) -> None:
+    """Tell the progress line and the report what the run holds."""
+    progress.total = len(cases)
+    if report is not None:
+        report.total = len(cases)
+        report.vectors = vector_set_of(every)
+        # The selection before sharding, which every shard of the run shares.
+        report.selection = (len(chosen), cases_sha256(chosen))
+
+
 def _run_reported(
     args: argparse.Namespace, make_engine: Callable[[], Engine], signals: Signals
 ) -> int:
@@ -470,44 +487,44 @@ def _run_reported(
             report.header(info)
 
     def on_case(outcome: CaseOutcome) -> None:
-        outcomes.append(outcome)
-        progress.update(outcome)
-        if report is not None:
-            report.case(outcome)
+        with signals.deferred():  # in the summary and the report both, or in neither
+            outcomes.append(outcome)
+            progress.update(outcome)
+            if report is not None:
+                report.case(outcome)
 
     began = time.perf_counter()
     refused: UsageError | None = None
     try:
-        signals.arm()  # a signal held since gaple started ends the run here
-        requested = _requested(args)
-        every, chosen = _cases(args)
-        expected = _expected(args, every)
-        cases = args.shard.take(chosen)
-        progress.total = len(cases)
-        if report is not None:
-            report.total = len(cases)
-            report.vectors = vector_set_of(every)
-            # The selection before sharding, which every shard of the run shares.
-            report.selection = (len(chosen), cases_sha256(chosen))
-        _preflight(make_engine)
-        summary = run_suite(
-            cases,
-            make_engine,
-            levels=levels,
-            max_fail=args.max_fail,
-            on_hello=on_hello,
-            on_case=on_case,
-            jobs=jobs,
-            requested=requested,
-            trace=args.trace,
-        )
+        # A signal held since gaple started ends the run as the block starts; one after the
+        # block (its exit included) only changes the exit status.
+        with signals.armed():
+            requested = _requested(args)
+            every, chosen = _cases(args)
+            expected = _expected(args, every)
+            cases = args.shard.take(chosen)
+            _count_in(progress, report, every, chosen, cases)
+            _preflight(make_engine)
+            summary = run_suite(
+                cases,
+                make_engine,
+                levels=levels,
+                max_fail=args.max_fail,
+                on_hello=on_hello,
+                on_case=on_case,
+                jobs=jobs,
+                requested=requested,
+                trace=args.trace,
+            )
     except (KeyboardInterrupt, UsageError) as error:
         refused = error if isinstance(error, UsageError) else None
         engine = greeted[0] if greeted else None
         seconds = time.perf_counter() - began
         summary = Summary(tuple(outcomes), seconds, engine, False, interrupted=refused is None)
         expected = None
-    signals.raising = False  # from here on a signal only changes the exit status
+    # The cases recorded by on_case, which the report holds: a signal as a case was handed
+    # over leaves it in run_suite's outcomes alone.
+    summary = attrs.evolve(summary, outcomes=tuple(outcomes))
     if signals.received is not None:
         summary = attrs.evolve(summary, interrupted=True)
     progress.finish()
@@ -748,19 +765,18 @@ def _fuzz(args: argparse.Namespace) -> int:
     }
     try:
         try:
-            SIGNALS.arm()
-            report = fuzz(
-                make_engine,
-                names,
-                examples=examples,
-                seed=args.seed,
-                overrides=fixed,
-                max_seconds=max_seconds,
-                shard=shard,
-                jobs=jobs,
-            )
+            with SIGNALS.armed():
+                report = fuzz(
+                    make_engine,
+                    names,
+                    examples=examples,
+                    seed=args.seed,
+                    overrides=fixed,
+                    max_seconds=max_seconds,
+                    shard=shard,
+                    jobs=jobs,
+                )
         except KeyboardInterrupt:
-            SIGNALS.raising = False
             print("interrupted: no report", file=sys.stderr)
             return SIGNALS.status()
         finally:
