@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -459,6 +460,30 @@ def test_a_signal_as_main_starts_leaves_a_complete_report(tmp_path: Path, number
     assert records[-1]["interrupted"] is True
     # The JUnit file is written, with no test case.
     assert "<testcase" not in junit.read_text("utf-8")
+
+
+def test_ctrl_c_in_a_command_without_a_report_is_one_line() -> None:
+    # Before: gaple check waiting on its standard input answered Ctrl-C with a
+    # KeyboardInterrupt traceback. Its input is a pipe left open, so once the process waits on
+    # it (the kernel's wait channel, Linux) it is inside the command.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gaple", "check", "-"],
+        env=_environment(),
+        stdin=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None
+    assert process.stderr is not None
+    channel = Path(f"/proc/{process.pid}/wchan")
+    deadline = time.monotonic() + 60
+    while not channel.read_text().endswith("pipe_read") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGINT)
+    err = process.stderr.read().decode()
+    process.stdin.close()
+    assert process.wait(timeout=60) == 130, err
+    assert err == "gaple check: interrupted\n"
 
 
 # --- 12: raw characters in JSON output ---------------------------------------------------------

@@ -77,13 +77,19 @@ def _parsed(argv: Sequence[str] | None) -> int:
         if SIGNALS.received is not None:
             print(f"gaple {args.command}: interrupted before it started", file=sys.stderr)
             return SIGNALS.status()
-    return _run(args)
+    return _run(args, program=argv is None)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, *, program: bool) -> int:
     try:
         status: int = args.run(args)
         sys.stdout.flush()  # so that a full disk fails here, not in Python's flush at exit
+    except KeyboardInterrupt:
+        if not program:
+            raise  # a caller in its own process decides what its Ctrl-C does
+        # Ctrl-C in a command that keeps no report (check, play...): one line, no traceback.
+        print(f"gaple {args.command}: interrupted", file=sys.stderr)
+        return 130
     except UsageError as error:
         # Escaped, so a name or key read from a document cannot break the line or the encoder.
         print(f"gaple {args.command}: error: {printable(str(error))}", file=sys.stderr)
