@@ -138,9 +138,9 @@ def test_the_fuzzer_catches_each_seeded_bug_naming_its_rule(bug: str) -> None:
     rule, preset = BUG_RULES[bug]
     thorough = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
     # A tie between counts is rare in random hands: it needs more hands than the other bugs
-    # (seed 2 meets one within 10 hands; the ci profile searches 300 from seed 0, which
-    # meets one within 70).
-    examples, seed = (300, 0) if thorough else (30, 2)
+    # (measured for ties-by-seat: seeds 0 to 5 meet one within 30, 19, 49, 29, 2 and 11
+    # hands; the default takes seed 4, the ci profile searches 300 from seed 0).
+    examples, seed = (300, 0) if thorough else (30, 4)
     found = fuzz(
         lambda: SubprocessEngine(f"{BUGS} --bug {bug}", timeout=20),
         preset,

@@ -225,7 +225,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_jobs_and_shard(
         fuzz,
         "hands drawn",
-        rule="a hash of each hand's rules and first-hand flag picks its shard",
+        rule="a hash of each hand's number picks its shard",
     )
     fuzz.set_defaults(run=_fuzz, owns_signals=True)
 

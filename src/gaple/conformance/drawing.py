@@ -17,7 +17,13 @@ from typing import Any
 from attrs import frozen
 
 from gaple.conformance.cases import Played
-from gaple.conformance.situations import cells_of, features_of, option_values
+from gaple.conformance.situations import (
+    OPTIONS,
+    cells_of,
+    features_of,
+    option_label,
+    option_values,
+)
 from gaple.deal import deal_in_order
 from gaple.engine.play import playable_count
 from gaple.io import rules_to_json
@@ -82,12 +88,51 @@ def playable(names: Sequence[str], fixed: Mapping[str, JSON]) -> list[str]:
     return ok
 
 
+AIM_TRIES = 32
+"""Draws of the options tried for one aimed hand before taking the last one as it is."""
+
+
 def _variant(
-    rng: random.Random, names: Sequence[str], fixed: Mapping[str, JSON]
+    rng: random.Random,
+    names: Sequence[str],
+    fixed: Mapping[str, JSON],
+    aim: Mapping[str, frozenset[str]] | None = None,
 ) -> tuple[str, dict[str, JSON], Ruleset] | None:
     """A preset, the options drawn for it (in JSON form) and the ruleset they make: each
     option kept at the preset's value or drawn (swarm testing), never one of ``fixed``;
-    ``None`` when the draw is not a valid ruleset."""
+    ``None`` when the draw is not a valid ruleset. With ``aim`` (the option labels a cell
+    needs, :func:`gaple.conformance.situations.needs`), the first of a few draws whose options
+    it allows, and a preset that turns up a starter exactly when it asks for one."""
+    if aim is not None and "lead" in aim:
+        starter = aim["lead"] == {"starter"}
+        names = [n for n in names if find_preset(n).rules.has_starter == starter] or names
+    for _ in range(AIM_TRIES if aim is not None else 1):
+        name, drawn = _options(rng, names, fixed)
+        if aim is None or _fits(aim, find_preset(name).rules, drawn, fixed):
+            break
+    built = _built(name, json.dumps(fixed, sort_keys=True), tuple(sorted(drawn.items())))
+    return None if built is None else (name, *built)
+
+
+def _fits(
+    aim: Mapping[str, frozenset[str]],
+    base: Ruleset,
+    drawn: Mapping[str, JSON],
+    fixed: Mapping[str, JSON],
+) -> bool:
+    """Whether the options drawn over ``base`` have the labels ``aim`` allows."""
+    for option, allowed in aim.items():
+        if option in OPTIONS:
+            value = drawn.get(option, fixed.get(option, getattr(base, option)))
+            if option_label(option, value) not in allowed:
+                return False
+    return True
+
+
+def _options(
+    rng: random.Random, names: Sequence[str], fixed: Mapping[str, JSON]
+) -> tuple[str, dict[str, Any]]:
+    """A preset and the options drawn for it (not yet checked as a ruleset)."""
     name = rng.choice(names)
     base = find_preset(name).rules
     drawn: dict[str, JSON] = {}
@@ -133,8 +178,7 @@ def _variant(
         pick("blank_double_bonus", [50, 25, 0], team_base)
         pick("dead_double_debit", [False, True], team_base)
         pick("closing_any_double", [False, True], team_base)
-    built = _built(name, json.dumps(fixed, sort_keys=True), tuple(sorted(drawn.items())))
-    return None if built is None else (name, *built)
+    return name, drawn
 
 
 @functools.lru_cache(maxsize=4096)
@@ -175,23 +219,25 @@ class Draw:
     rules: Ruleset
     """The ruleset the hand is played under: the preset's with ``changed``."""
 
-    def key(self) -> list[JSON]:
-        """What decides the shard of the hand (:func:`gaple.conformance.fuzz.owner`): its
-        rules and whether it is a first hand."""
-        return [self.preset, self.changed, self.first]
-
 
 def draw_hand(
-    seed: int, number: int, names: Sequence[str], fixed: Mapping[str, JSON]
+    seed: int,
+    number: int,
+    names: Sequence[str],
+    fixed: Mapping[str, JSON],
+    aim: Mapping[str, frozenset[str]] | None = None,
 ) -> Draw | None:
-    """Hand ``number`` of the run with ``seed`` over the presets ``names`` (options ``fixed``);
+    """Hand ``number`` of the run with ``seed`` over the presets ``names`` (options ``fixed``),
+    aimed at what ``aim`` allows (:func:`_variant`; a first or a later hand as it asks);
     ``None`` when its drawn options form no valid ruleset."""
     rng = random.Random(f"{seed}/{number}")
-    variant = _variant(rng, names, fixed)
+    variant = _variant(rng, names, fixed, aim)
     if variant is None:
         return None
     preset, changed, rules = variant
     first, policy = rng.random() < 0.5, rng.choice(POLICIES)
+    if aim is not None and len(aim.get("hand", ())) == 1:
+        first = aim["hand"] == {"first"}
     order = list(tile_set(rules.max_pip).tiles)
     rng.shuffle(order)
     # Most deals give one seat both special doubles; a number past the seats means none.

@@ -14,7 +14,11 @@ reach the rules that matter (a tied challenge, a dead double, a closing double),
 deals gather N-N and 0-0 into one hand, and each hand is played under a play policy
 (:data:`~gaple.conformance.drawing.POLICIES`) chosen by how many cells
 (:mod:`gaple.conformance.situations`) the run had not reached yet that policy's recent hands
-reached. The report counts the hands reaching each feature value and each cell.
+reached. Aiming: half the hands are drawn for a cell the run has reached least (of a few
+picked at random among the cells a hand can reach), their options and first-hand flag drawn
+until they have what the cell needs (:func:`gaple.conformance.situations.needs`); a cell the
+draws cannot aim at under the run's presets and fixed options is left alone after a few tries.
+The report counts the hands reaching each feature value and each cell.
 
 The hand is turned into an ordinary case (:func:`gaple.conformance.cases.assemble_case`) and
 run with :func:`gaple.conformance.runner.run_case`, in one ``batch`` when the engine offers
@@ -26,8 +30,8 @@ dropped, choices put to the policy's favourite) that still fails on the same rul
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import itertools
 import json
 import multiprocessing
 import os
@@ -52,6 +56,9 @@ from gaple.conformance.runner import CaseOutcome, EngineInfo, hello, run_case
 from gaple.conformance.situations import (
     FEATURES,
     all_cells,
+    needs,
+    option_values,
+    unreachable_reason,
 )
 from gaple.position import position_of
 from gaple.presets import PRESETS, find_preset
@@ -154,6 +161,25 @@ COUNTED: tuple[str, ...] = (
 """What a report counts, in report order: every feature value, then every cell."""
 
 
+AIM_SAMPLE = 8
+"""The cells picked at random for an aimed hand, of which the least reached is aimed at."""
+
+AIM_MISSES = 3
+"""Aimed draws that miss a cell's options before the run stops aiming at it."""
+
+
+@functools.cache
+def _aimable() -> tuple[str, ...]:
+    """The cells no fact rules out: what a run may aim at."""
+    return tuple(cell for cell in all_cells() if unreachable_reason(cell) is None)
+
+
+def _fits(aim: Mapping[str, frozenset[str]], draw: Draw) -> bool:
+    """Whether ``draw`` has the option labels and the first-hand flag ``aim`` allows."""
+    labels = option_values(draw.rules) | {"hand": "first" if draw.first else "later"}
+    return all(labels[name] in allowed for name, allowed in aim.items() if name in labels)
+
+
 class _OutOfTime(BaseException):
     """Raised inside Hypothesis's search to end the shrinking: a BaseException, so Hypothesis
     neither reports nor shrinks it."""
@@ -216,6 +242,8 @@ class _Run:
         self.rng = random.Random(seed)
         self.novelty = dict.fromkeys(POLICIES, 1.0)
         """Per play policy, the new cells its recent hands reached, plus 1 (steering)."""
+        self.missed: Counter[str] = Counter()
+        """Per cell, the aimed draws that did not get the options it needs."""
         self.played = 0
         self.skipped = 0
         self.reasons: list[str] = []
@@ -242,6 +270,24 @@ class _Run:
         if self.broken is not None:
             return True
         return self.max_seconds is not None and self.elapsed() > self.max_seconds
+
+    def aim(self) -> str | None:
+        """The cell half the hands are drawn for: of a few picked at random, the one the run
+        has reached least; ``None`` for a plain draw."""
+        if self.rng.random() < 0.5:
+            return None
+        picked = self.rng.sample(_aimable(), AIM_SAMPLE)
+        cells = [cell for cell in picked if self.missed[cell] < AIM_MISSES]
+        return min(cells, key=self.counts.__getitem__, default=None)
+
+    def draw(self, number: int, presets: Sequence[str], fixed: Mapping[str, JSON]) -> Draw | None:
+        """Hand ``number`` of the run, aimed (:meth:`aim`) or not."""
+        cell = self.aim()
+        aim = None if cell is None else needs(cell)
+        draw = draw_hand(self.seed, number, presets, fixed, aim)
+        if aim is not None and cell is not None and draw is not None and not _fits(aim, draw):
+            self.missed[cell] += 1
+        return draw
 
     def steer(self, draw: Draw) -> Hand:
         """The drawn hand under a play policy chosen by how many cells the run had not yet
@@ -409,9 +455,9 @@ def fuzz(
     ``variants`` is one preset, several, or ``None`` for every preset; ``overrides`` are
     options fixed in every example (the others are drawn per example).
 
-    ``shard`` (I, N) plays only the hands of shard I of N (:func:`owner` of the rules, the
-    first-hand flag and the policy): the shards of one seed play disjoint hands, the same ones
-    in every run that is not cut short by the time. ``jobs`` processes search side by side,
+    ``shard`` (I, N) plays only the hands of shard I of N (:func:`owner` of the hand's
+    number): the shards of one seed play disjoint hands, the same ones in every run that is
+    not cut short by the time. ``jobs`` processes search side by side,
     each a shard of the shard; their counts are added up, and the disagreement reported is
     that of the first job (in job order) that found one.
 
@@ -431,6 +477,7 @@ def fuzz(
     presets = playable(names, fixed)
     if not presets:
         find_preset(names[0]).rules.replace(**fixed)  # raises, saying why
+    _aimable()  # once, before the jobs are forked
     index, count = shard or (1, 1)
 
     def search(job: int) -> FuzzReport:
@@ -447,9 +494,9 @@ def fuzz(
 
 
 def owner(key: object, count: int) -> int:
-    """The shard (1 to ``count``) of a hand from what was drawn of it (``key``, JSON): a hash,
-    so the same draws fall to the same shard in every run. Shards nest: shard I + N * (j - 1)
-    of N * J is part of shard I of N."""
+    """The shard (1 to ``count``) of a hand from its ``key`` (JSON: its number): a hash, so
+    the same hand falls to the same shard in every run, decided before it is drawn. Shards
+    nest: shard I + N * (j - 1) of N * J is part of shard I of N."""
     digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).digest()
     return int.from_bytes(digest[:8], "big") % count + 1
 
@@ -462,20 +509,17 @@ def _search(
     shard: tuple[int, int],
 ) -> FuzzReport:
     """The hands of the run's seed that fall to ``shard``, among its first ``examples``
-    valid draws (so the shards of a run share them out), until the time is up or one
-    disagrees."""
-    drawn = 0
+    (so the shards of a run share them out), until the time is up or one disagrees."""
     try:
         run.engine()  # fail early if the engine cannot start
-        for number in itertools.count():
-            if run.out_of_time() or drawn >= examples:
+        for number in range(examples):
+            if run.out_of_time():
                 break
-            draw = draw_hand(run.seed, number, presets, fixed)
+            if shard[1] > 1 and owner(number, shard[1]) != shard[0]:
+                continue  # another shard's hand, not even drawn
+            draw = run.draw(number, presets, fixed)
             if draw is None:
                 continue  # an invalid ruleset
-            drawn += 1
-            if shard[1] > 1 and owner(draw.key(), shard[1]) != shard[0]:
-                continue  # another shard's hand
             if run.play(run.steer(draw)) is not None:
                 break
     finally:

@@ -16,6 +16,7 @@ reason against every hand they play (a witness of an "unreachable" cell fails th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
@@ -42,6 +43,8 @@ __all__ = [
     "broken_fact",
     "cells_of",
     "features_of",
+    "needs",
+    "option_label",
     "option_values",
     "unreachable_reason",
 ]
@@ -217,9 +220,14 @@ OPTIONS: dict[str, tuple[str, ...]] = {
 def option_values(rules: Ruleset) -> dict[str, str]:
     """The label of each option of :data:`OPTIONS` under ``rules``; the number of seats is
     4 (pairs possible) or other."""
-    labels = {name: _bucket(getattr(rules, name)) for name in OPTIONS}
-    labels["players"] = "4" if rules.players == 4 else "other"
-    return labels
+    return {name: option_label(name, getattr(rules, name)) for name in OPTIONS}
+
+
+def option_label(name: str, value: object) -> str:
+    """The label of ``value`` of option ``name`` (a name of :data:`OPTIONS`)."""
+    if name == "players":
+        return "4" if value == 4 else "other"
+    return _bucket(value)
 
 
 # --- what a hand reached --------------------------------------------------------------------
@@ -695,6 +703,16 @@ def unreachable_reason(cell: Cell) -> str | None:
         if not allowed[name]:
             return why[name]
     return None
+
+
+@functools.cache
+def needs(cell: Cell) -> dict[str, frozenset[str]]:
+    """What a hand must have to reach ``cell``, as far as the facts of :data:`IMPLICATIONS`
+    tell: each feature or option they narrow, with the values left to it (how the fuzzer aims
+    its draws at the cells a run has not reached)."""
+    (a, x), (b, y) = _parts(cell)
+    allowed, _ = _narrowed({a: x, b: y})
+    return {name: values for name, values in allowed.items() if values != _DOMAINS[name]}
 
 
 def broken_fact(situation: Mapping[str, str], options: Mapping[str, str]) -> Implies | None:
