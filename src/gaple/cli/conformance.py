@@ -210,7 +210,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     fuzz.add_argument(
         "--max-seconds",
         type=float,
-        help="stop searching after this many seconds (default 40); shrinking a found case "
+        help="stop searching after this many seconds (default 60); shrinking a found case "
         "takes up to 15 s more",
     )
     fuzz.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
