@@ -8,7 +8,6 @@ An editable install skips it: its checkout has the docs source, which ``make doc
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -39,9 +38,10 @@ class DocsHook(BuildHookInterface):
         ]
         # Not -W, unlike make docs: a warning from a newer Sphinx must not stop an install
         # from the source distribution; make docs keeps the docs free of warnings.
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(_paths(root / "src"))}
+        # docs/conf.py puts this tree's src/ first on the import path, so the reference is built
+        # from this tree, not from a gaple installed in the build environment.
         self.app.display_info("building the rules reference into gaple/docs/ (Sphinx)")
-        done = subprocess.run(command, cwd=root, env=env, check=False)
+        done = subprocess.run(command, cwd=root, check=False)
         if done.returncode != 0:
             msg = f"the Sphinx build of docs/ failed (status {done.returncode}); see above"
             raise RuntimeError(msg)
@@ -58,10 +58,3 @@ class DocsHook(BuildHookInterface):
         work: Path | None = getattr(self, "_work", None)
         if work is not None:
             shutil.rmtree(work, ignore_errors=True)
-
-
-def _paths(src: Path) -> list[str]:
-    """The import path of the Sphinx build: the package's source first, so the reference is
-    built from this tree, not from a gaple installed in the build environment."""
-    inherited = os.environ.get("PYTHONPATH", "")
-    return [str(src), *(p for p in inherited.split(os.pathsep) if p)]

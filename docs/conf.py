@@ -11,6 +11,11 @@ import warnings
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
+# The reference documents the package of this tree, whatever gaple is installed. Not left to
+# PYTHONPATH: pip's build environment (the wheel's build hook, hatch_build.py) takes out of the
+# import path each folder that the interpreter's site-packages add, PYTHONPATH or not, and from
+# a virtualenv with this checkout installed editable, src/ is one.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import gaple
 

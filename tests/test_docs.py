@@ -11,6 +11,7 @@ import importlib
 import itertools
 import pkgutil
 import posixpath
+import subprocess
 import sys
 from collections import Counter
 from html.parser import HTMLParser
@@ -334,3 +335,32 @@ def test_gaple_in_five_minutes_draws_the_hand_and_links_every_rules_page() -> No
     assert page.count(".. diagram::") == 6
     rule_pages = {path.stem for path in (DOCS / "rules").glob("*.rst")} - {"index"}
     assert {name for name in rule_pages if f":doc:`rules/{name}`" not in page} == set()
+
+
+# Run in a fresh interpreter: conf.py's import path, as pip's build environment leaves it.
+_CONF_WITHOUT_SRC = """
+import os, runpy, sys
+src = os.path.realpath(sys.argv[1])
+sys.path[:] = [p for p in sys.path if os.path.realpath(p or ".") != src]
+runpy.run_path(sys.argv[2])
+import gaple
+print(gaple.__file__)
+"""
+
+
+def test_the_docs_configuration_imports_gaple_from_its_own_tree(tmp_path: Path) -> None:
+    # The wheel's build hook runs Sphinx in pip's build environment, which takes out of the
+    # import path every folder that the interpreter's site-packages add, even one that
+    # PYTHONPATH names too: from a virtualenv with this checkout installed editable (as make
+    # sets it up), src/ is one of them, and the build stopped at conf.py's "import gaple".
+    src = DOCS.parent / "src"
+    done = subprocess.run(
+        [sys.executable, "-c", _CONF_WITHOUT_SRC, str(src), str(DOCS / "conf.py")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    # The package of this tree, whatever else is installed.
+    assert Path(done.stdout.strip()) == src / "gaple" / "__init__.py"
