@@ -230,6 +230,7 @@ def test_known_divergences_pass_and_a_new_failure_fails_naming_it(
     argv = [*RUN, "--impl", WRONG_END, *BOTH_OUTS]
     assert main([*argv, "--write-expectations", str(written)]) == 1
     cases = json.loads(written.read_text(encoding="utf-8"))["cases"]
+    assert f"wrote {written} ({len(cases)} cases listed)" in capsys.readouterr().err
     # end-out-by-placing fails at step 7 (test_trace_shows_the_failing_request_and_reply).
     assert cases["end-out-by-placing"]["status"] == "failed"
     assert "place 1-6 left" in cases["end-out-by-placing"]["reason"]
@@ -237,6 +238,7 @@ def test_known_divergences_pass_and_a_new_failure_fails_naming_it(
     assert main([*argv, "--expectations", str(written)]) == 0
     out = capsys.readouterr().out
     assert f"{len(cases)} known divergences as listed, 0 new failures, 0 unexpected passes" in out
+    assert f"AS EXPECTED: every case that did not pass is listed so in {written}" in out
     # One entry taken out: that case is a new failure, named.
     del cases["end-out-by-placing"]
     fewer = _expectations(tmp_path / "fewer.json", cases)
@@ -258,6 +260,7 @@ def test_a_listed_case_that_passes_is_an_unexpected_pass(
     out = capsys.readouterr().out
     assert "0 known divergences as listed, 0 new failures, 1 unexpected passes" in out
     assert "UNEXPECTED PASS turns-pass-option (listed as failed: passes are not done yet)" in out
+    assert "AS EXPECTED" not in out
 
 
 def test_a_case_listed_but_not_run_is_not_judged(tmp_path: Path) -> None:

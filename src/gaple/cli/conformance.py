@@ -574,7 +574,10 @@ def _write_expectations(
             file=sys.stderr,
         )
         return
-    _write("--write-expectations", path, expectations_text(summary.outcomes, previous))
+    text = expectations_text(summary.outcomes, previous)
+    _write("--write-expectations", path, text)
+    listed = len(json.loads(text)["cases"])
+    print(f"gaple conformance: wrote {path} ({listed} cases listed)", file=sys.stderr)
 
 
 def _end_report(report: JsonLinesReport, summary: Summary, path: Path) -> UsageError | None:
