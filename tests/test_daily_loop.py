@@ -258,7 +258,7 @@ def test_a_listed_case_that_passes_is_an_unexpected_pass(
     argv = [*RUN, "--reference", "-k", "turns-", "--expectations", str(path)]
     assert main(argv) == 1
     out = capsys.readouterr().out
-    assert "0 known divergences as listed, 0 new failures, 1 unexpected passes" in out
+    assert "0 known divergences as listed, 0 new failures, 1 unexpected pass" in out
     assert "UNEXPECTED PASS turns-pass-option (listed as failed: passes are not done yet)" in out
     assert "AS EXPECTED" not in out
 

@@ -16,7 +16,7 @@ from gaple.conformance.cases import LEVELS, STATUSES
 from gaple.conformance.escape import printable
 from gaple.conformance.expectations import Judgement, ended
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary
-from gaple.conformance.summary import docs_link
+from gaple.conformance.summary import counted, docs_link
 
 __all__ = ["JsonLinesReport", "Progress", "judgement_text", "junit_xml", "summary_text"]
 
@@ -214,7 +214,8 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
     if summary.interrupted:
         rows.append("interrupted: the counts cover the cases finished")
     rows.append(
-        f"{summary.verdict.upper()}: {len(summary.outcomes)} cases in {summary.seconds:.2f} s"
+        f"{summary.verdict.upper()}: {counted(len(summary.outcomes), 'case')} in "
+        f"{summary.seconds:.2f} s"
     )
     if summary.verdict == "partial":
         why = []
@@ -236,8 +237,9 @@ def judgement_text(judgement: Judgement, path: Path) -> str:
     """The lines that hold a run against its expectations file: the count of each kind, then
     every new failure and every unexpected pass by name."""
     rows = [
-        f"expectations {path}: {len(judgement.held)} known divergences as listed, "
-        f"{len(judgement.new)} new failures, {len(judgement.unexpected)} unexpected passes"
+        f"expectations {path}: {counted(len(judgement.held), 'known divergence')} as listed, "
+        f"{counted(len(judgement.new), 'new failure')}, "
+        f"{counted(len(judgement.unexpected), 'unexpected pass', 'unexpected passes')}"
     ]
     for outcome, entry in judgement.new:
         listed = "not listed" if entry is None else f"listed as {entry.status}"

@@ -40,6 +40,7 @@ __all__ = [
     "RECORD_LIMITS",
     "BadReport",
     "Report",
+    "counted",
     "docs_base",
     "docs_link",
     "matrix_html",
@@ -90,6 +91,12 @@ class Report:
         if isinstance(engine, dict):
             return printable(f"{engine['name']} {engine['version']}".strip(), limit=80)
         return printable(str(self.header["impl"]), limit=80)
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``number`` and ``noun``, the noun in the plural (``plural``, else with an s) unless
+    the number is one."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def _need(record: dict[str, JSON], key: str, kinds: tuple[type, ...], where: str) -> JSON:
@@ -620,7 +627,7 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
         f'<th rowspan="2" class="rule">rule ID</th>{head}</tr>'
         f"<tr>{names}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table></div>\n"
         f'<ul class="runs">{headers}</ul>\n'
-        f"<h2>Failures and errors ({bad} cases in {groups} groups)</h2>\n"
+        f"<h2>Failures and errors ({counted(bad, 'case')} in {counted(groups, 'group')})</h2>\n"
         "<p>Failures of one engine that break the same rule in the same field form one group, "
         "as do errors with the same message: the first case is shown in full, the others are "
         "listed.</p>\n" + details + "\n"
