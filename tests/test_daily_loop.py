@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -247,6 +248,31 @@ def test_known_divergences_pass_and_a_new_failure_fails_naming_it(
     assert (
         "NEW FAILURE end-out-by-placing (failed, not listed): in the position after step 7" in out
     )
+
+
+def test_junit_shows_known_divergences_as_skipped_and_a_new_failure_as_a_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: a run that passed against its expectations still wrote every known divergence
+    # as a <failure>, so a CI's test view was red on a green job.
+    written, junit = tmp_path / "expected.json", tmp_path / "junit.xml"
+    argv = [*RUN, "--impl", WRONG_END, *BOTH_OUTS, "--junit", str(junit)]
+    assert main([*argv, "--write-expectations", str(written)]) == 1
+    listed = json.loads(written.read_text(encoding="utf-8"))["cases"]
+    assert main([*argv, "--expectations", str(written)]) == 0
+    cases = ET.parse(junit).getroot().findall(".//testcase")
+    for case in cases:
+        if case.get("name") in listed:
+            (skipped,) = case.findall("skipped")
+            assert skipped.get("message", "").startswith(f"known divergence, listed in {written}")
+        assert not case.findall("failure")
+    # The same run without the file, or with the case taken out of it, fails it again.
+    del listed["end-out-by-placing"]
+    fewer = _expectations(tmp_path / "fewer.json", listed)
+    assert main([*argv, "--expectations", str(fewer)]) == 1
+    failed = [c.get("name") for c in ET.parse(junit).getroot().findall(".//testcase[failure]")]
+    assert failed == ["end-out-by-placing"]
+    capsys.readouterr()
 
 
 def test_a_listed_case_that_passes_is_an_unexpected_pass(

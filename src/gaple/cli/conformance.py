@@ -530,7 +530,10 @@ def _run_reported(
     progress.finish()
     unwritten = None if report is None else _end_report(report, summary, args.report)
     if args.junit is not None:
-        _write("--junit", args.junit, junit_xml(summary, name=impl, docs=_docs(args)))
+        held = () if expected is None else judge(expected, summary.outcomes).held
+        known = dict.fromkeys(held, str(args.expectations))
+        junit = junit_xml(summary, name=impl, docs=_docs(args), known=known)
+        _write("--junit", args.junit, junit)
     for failure in (refused, unwritten):
         if failure is not None:
             raise failure
