@@ -57,7 +57,16 @@ from gaple.state import (
 )
 from gaple.tiles import Tile, tile_set
 
-__all__ = ["MAX_STEPS", "POLICIES", "Draw", "Hand", "draw_hand", "play_draw", "playable"]
+__all__ = [
+    "MAX_STEPS",
+    "POLICIES",
+    "Draw",
+    "Hand",
+    "draw_hand",
+    "meets",
+    "play_draw",
+    "playable",
+]
 
 JSON = Any
 
@@ -127,6 +136,12 @@ def _fits(
             if option_label(option, value) not in allowed:
                 return False
     return True
+
+
+def meets(aim: Mapping[str, frozenset[str]], draw: Draw) -> bool:
+    """Whether ``draw`` has the option labels and the first-hand flag ``aim`` allows."""
+    labels = option_values(draw.rules) | {"hand": "first" if draw.first else "later"}
+    return all(labels[name] in allowed for name, allowed in aim.items() if name in labels)
 
 
 def _options(

@@ -50,14 +50,21 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 from gaple.conformance.cases import assemble_case
-from gaple.conformance.drawing import POLICIES, Draw, Hand, draw_hand, play_draw, playable
+from gaple.conformance.drawing import (
+    POLICIES,
+    Draw,
+    Hand,
+    draw_hand,
+    meets,
+    play_draw,
+    playable,
+)
 from gaple.conformance.engines import Engine, EngineError, kill_all
 from gaple.conformance.runner import CaseOutcome, EngineInfo, hello, run_case
 from gaple.conformance.situations import (
     FEATURES,
     all_cells,
     needs,
-    option_values,
     unreachable_reason,
 )
 from gaple.position import position_of
@@ -174,12 +181,6 @@ def _aimable() -> tuple[str, ...]:
     return tuple(cell for cell in all_cells() if unreachable_reason(cell) is None)
 
 
-def _fits(aim: Mapping[str, frozenset[str]], draw: Draw) -> bool:
-    """Whether ``draw`` has the option labels and the first-hand flag ``aim`` allows."""
-    labels = option_values(draw.rules) | {"hand": "first" if draw.first else "later"}
-    return all(labels[name] in allowed for name, allowed in aim.items() if name in labels)
-
-
 class _OutOfTime(BaseException):
     """Raised inside Hypothesis's search to end the shrinking: a BaseException, so Hypothesis
     neither reports nor shrinks it."""
@@ -285,7 +286,7 @@ class _Run:
         cell = self.aim()
         aim = None if cell is None else needs(cell)
         draw = draw_hand(self.seed, number, presets, fixed, aim)
-        if aim is not None and cell is not None and draw is not None and not _fits(aim, draw):
+        if aim is not None and cell is not None and draw is not None and not meets(aim, draw):
             self.missed[cell] += 1
         return draw
 
