@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,10 @@ import gaple
 import gaple.conformance.vectors as vectors_module
 from gaple.cli import main
 from gaple.cli.signals import Signals
-from gaple.conformance.engines import EngineError, Validator
+from gaple.conformance.engines import EngineError, ReferenceEngine, Validator
 from gaple.conformance.report import Progress
-from gaple.conformance.runner import CaseOutcome
+from gaple.conformance.runner import CaseOutcome, run_suite
+from gaple.conformance.scenarios import all_cases
 from gaple.conformance.summary import read_report
 from gaple.conformance.vectors import VECTORS_DIR
 from test_reports import _failed, _footer, _header, _write
@@ -574,6 +576,25 @@ def test_the_first_signal_in_an_armed_block_is_raised_once() -> None:
         assert catcher.status() == 128 + signal.SIGINT
     finally:
         catcher.restore()
+
+
+def test_a_signal_as_the_jobs_start_ends_the_run_as_interrupted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Found by the ci profile's signal family: a signal raised while the second job's thread
+    # was being started left it unstarted, and joining it raised "cannot join thread before it
+    # is started" (a traceback, status 1). The interruption is raised as Thread.start of job 1
+    # begins, as the armed block raises a held signal.
+    start = threading.Thread.start
+
+    def interrupted(thread: threading.Thread) -> None:
+        if thread.name == "gaple-job-1":
+            raise KeyboardInterrupt
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted)
+    summary = run_suite(all_cases()[:2], ReferenceEngine, jobs=2)
+    assert summary.interrupted
 
 
 def test_a_signal_while_a_case_is_recorded_leaves_a_report_that_reads_back(

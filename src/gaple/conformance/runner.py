@@ -777,7 +777,8 @@ def run_suite(
         run.stop.set()
         run.abort()
         for worker in workers:
-            worker.join()
+            if worker.ident is not None:  # a signal can land before a thread was started
+                worker.join()
     return Summary(tuple(outcomes), time.perf_counter() - began, info, stopped, interrupted)
 
 
