@@ -37,6 +37,13 @@ from gaple.presets import PRESETS
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "gaple" / "conformance" / "scenario_data" / "combination.toml"
 GROUP = "combination"
+DRAWN = "Drawn by tools/cover.py"
+"""How the why of a hand this tool drew begins; the others were found by fuzz runs."""
+HEADER = """# Drawn hands reaching the coverage cells no other vector reaches (topic combination).
+#
+# Written by tools/cover.py, except the hands a fuzz run found, whose why says so; read by
+# gaple.conformance.builder. Do not edit the drawn hands by hand: run tools/cover.py again.
+"""
 
 
 def covered(keep: bool) -> set[str]:
@@ -103,7 +110,7 @@ def entry(number: int, hand: Hand, pins: set[str], seed: int) -> str:
         f'description = "A drawn {draw.preset} hand reaching {len(pins)} cell(s) no other vector '
         'reaches."',
         "why = '''",
-        f"Drawn by tools/cover.py (seed {seed}, policy {draw.policy}) for the cells it pins; every",
+        f"{DRAWN} (seed {seed}, policy {draw.policy}) for the cells it pins; every",
         "expected value is the reference's, and the build checks it still reaches them.",
         "'''",
         f'preset = "{draw.preset}"',
@@ -135,18 +142,18 @@ def prune() -> None:
     """Take off each hand's pins the cells another group's vectors now reach; drop the hands
     left with none (their numbers stay free: the next hand appended takes a new one)."""
     others = covered(keep=False)
-    head, *blocks = OUT.read_text(encoding="utf-8").split("[[scenario]]\n")
     kept = []
-    for block in blocks:
-        scenario = tomllib.loads("[[scenario]]\n" + block)["scenario"][0]
+    for block in _blocks():
+        scenario = tomllib.loads(block)["scenario"][0]
         pins = sorted(set(scenario["pins"]) - others)
         if not pins:
             print(f"dropped {scenario['id']}: another group reaches all its cells")
             continue
         counted = re.sub(r"reaching \d+ cell\(s\)", f"reaching {len(pins)} cell(s)", block)
-        before, _, _ = counted.partition("pins = [\n")
-        kept.append(before + "pins = [\n" + "".join(f'  "{pin}",\n' for pin in pins) + "]\n")
-    OUT.write_text(head + "[[scenario]]\n" + "\n[[scenario]]\n".join(kept), encoding="utf-8")
+        # The pins, on one line or on several, taken out and written again last.
+        unpinned = re.sub(r"^pins = \[.*?\]$\n?", "", counted, flags=re.S | re.M).rstrip("\n")
+        kept.append(unpinned + "\npins = [\n" + "".join(f'  "{pin}",\n' for pin in pins) + "]")
+    _write(kept)
 
 
 def _blocks() -> list[str]:
@@ -155,11 +162,18 @@ def _blocks() -> list[str]:
     return ["[[scenario]]\n" + block.rstrip("\n") for block in blocks]
 
 
-def _next_number(*, drawn: bool = True) -> int:
-    """The number after the highest of the hands written (without ``drawn``, of the hands a
-    fuzz run found, which a new drawing keeps)."""
-    kept = [b for b in _blocks() if drawn or "\nDrawn by tools/cover.py" not in b]
-    numbers = [int(n) for b in kept for n in re.findall(rf'^id = "{GROUP}-(\d+)"$', b, re.M)]
+def _write(blocks: list[str]) -> None:
+    OUT.write_text(HEADER + "\n\n".join(blocks) + "\n", encoding="utf-8")
+
+
+def _fuzzed(blocks: list[str]) -> list[str]:
+    """The hands a fuzz run found, which a new drawing keeps."""
+    return [block for block in blocks if f"\n{DRAWN}" not in block]
+
+
+def _next_number(blocks: list[str]) -> int:
+    """The number after the highest of the hands in ``blocks``."""
+    numbers = [int(n) for b in blocks for n in re.findall(rf'^id = "{GROUP}-(\d+)"$', b, re.M)]
     return max(numbers, default=0) + 1
 
 
@@ -186,20 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     found = candidates(args.seed, args.draws, targets, args.variant or list(PRESETS), fixed)
     chosen = choose(found, targets)
     pinned = set().union(*(pins for _, pins in chosen)) if chosen else set()
-    header = [
-        "# Drawn hands reaching the coverage cells no other vector reaches (topic combination).",
-        "#",
-        "# Written by tools/cover.py; read by gaple.conformance.builder. Do not edit by hand.",
-        "",
-    ]
-    start = _next_number() if args.append else _next_number(drawn=False)
+    blocks = _blocks()
+    kept = blocks if args.append else _fuzzed(blocks)
+    start = _next_number(kept)
     body = [entry(n, hand, pins, args.seed) for n, (hand, pins) in enumerate(chosen, start)]
-    if args.append:
-        old = OUT.read_text(encoding="utf-8").rstrip("\n")
-        OUT.write_text("\n\n".join([old, *body]) + "\n", encoding="utf-8")
-    else:
-        fuzzed = [b for b in _blocks() if "\nDrawn by tools/cover.py" not in b]
-        OUT.write_text("\n".join(header) + "\n\n".join([*body, *fuzzed]) + "\n", encoding="utf-8")
+    _write(blocks + body if args.append else body + kept)
     print(f"wrote {len(chosen)} hands pinning {len(pinned)} cells to {OUT.relative_to(ROOT)}")
     for cell in sorted(targets - pinned):
         print(f"not reached: {cell}")
