@@ -16,14 +16,13 @@ from pathlib import Path
 
 from attrs import frozen
 
-from gaple.registry import RULES, rule_url
+from gaple.registry import rule_url
 
 __all__ = [
     "SHIPPED",
     "Checkout",
     "NoDocs",
     "checkout",
-    "closest_rule_ids",
     "local_docs",
     "local_docs_url",
     "page_url",
@@ -111,17 +110,3 @@ def page_url(folder: Path, rule_id: str | None = None) -> str:
         KeyError: no rule has this ID.
     """
     return f"{folder.as_uri()}/{'index.html' if rule_id is None else rule_url(rule_id)}"
-
-
-def closest_rule_ids(text: str, count: int = 3) -> list[str]:
-    """The rule IDs nearest in spelling to ``text``, nearest first (at most ``count``).
-
-    The rule's own section's ID first, then the same words in another section:
-
-    >>> closest_rule_ids("score.double-blank", count=2)
-    ['score.double-blank-25', 'open.double-blank']
-    """
-    # Imported here: only an unknown rule ID needs it.
-    import difflib  # noqa: PLC0415
-
-    return difflib.get_close_matches(text, list(RULES), n=count, cutoff=0.6)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from gaple.cli.common import UsageError
-from gaple.localdocs import NoDocs, checkout, closest_rule_ids, local_docs, page_url
+from gaple.localdocs import NoDocs, checkout, local_docs, page_url
 from gaple.registry import RULES
 
 __all__ = ["register"]
@@ -58,7 +58,9 @@ def _docs(args: argparse.Namespace) -> int:
 
 
 def _unknown(rule_id: str) -> str:
-    near = closest_rule_ids(rule_id)
+    from gaple.conformance.selection import closest  # noqa: PLC0415  # only for a misspelt ID
+
+    near = closest(rule_id, RULES)
     if near:
         return f"unknown rule ID {rule_id!r}; the closest: {', '.join(near)}"
     return (
