@@ -129,18 +129,23 @@ def _fits(
     drawn: Mapping[str, JSON],
     fixed: Mapping[str, JSON],
 ) -> bool:
-    """Whether the options drawn over ``base`` have the labels ``aim`` allows."""
-    for option, allowed in aim.items():
-        if option in OPTIONS:
-            value = drawn.get(option, fixed.get(option, getattr(base, option)))
-            if option_label(option, value) not in allowed:
-                return False
-    return True
+    """Whether the options drawn over ``base`` have the labels ``aim`` allows (before the
+    ruleset is built: building it costs more than drawing again)."""
+    labels = {
+        name: option_label(name, drawn.get(name, fixed.get(name, getattr(base, name))))
+        for name in aim
+        if name in OPTIONS
+    }
+    return _within(aim, labels)
 
 
 def meets(aim: Mapping[str, frozenset[str]], draw: Draw) -> bool:
     """Whether ``draw`` has the option labels and the first-hand flag ``aim`` allows."""
-    labels = option_values(draw.rules) | {"hand": "first" if draw.first else "later"}
+    return _within(aim, option_values(draw.rules) | {"hand": "first" if draw.first else "later"})
+
+
+def _within(aim: Mapping[str, frozenset[str]], labels: Mapping[str, str]) -> bool:
+    """Whether each of ``labels`` that ``aim`` narrows is among the values it allows."""
     return all(labels[name] in allowed for name, allowed in aim.items() if name in labels)
 
 
