@@ -47,7 +47,7 @@ from gaple.conformance.example_engine import example_engine_folder, serve_exampl
 from gaple.conformance.expectations import (
     BadExpectations,
     Expectation,
-    expectations_text,
+    expectations_document,
     judge,
     read_expectations,
 )
@@ -65,6 +65,7 @@ from gaple.conformance.summary import (
     RECORD_LIMITS,
     BadReport,
     Report,
+    counted,
     docs_base,
     matrix_html,
     matrix_text,
@@ -577,10 +578,10 @@ def _write_expectations(
             file=sys.stderr,
         )
         return
-    text = expectations_text(summary.outcomes, previous)
-    _write("--write-expectations", path, text)
-    listed = len(json.loads(text)["cases"])
-    print(f"gaple conformance: wrote {path} ({listed} cases listed)", file=sys.stderr)
+    document = expectations_document(summary.outcomes, previous)
+    _write("--write-expectations", path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    listed = counted(len(document["cases"]), "case")
+    print(f"gaple conformance: wrote {path} ({listed} listed)", file=sys.stderr)
 
 
 def _end_report(report: JsonLinesReport, summary: Summary, path: Path) -> UsageError | None:

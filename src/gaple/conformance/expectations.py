@@ -29,7 +29,7 @@ __all__ = [
     "Expectation",
     "Judgement",
     "ended",
-    "expectations_text",
+    "expectations_document",
     "judge",
     "read_expectations",
 ]
@@ -156,12 +156,12 @@ def _entry(name: str, case: str, entry: JSON, known: frozenset[str]) -> Expectat
     return Expectation(status, reason)
 
 
-def expectations_text(
+def expectations_document(
     outcomes: Sequence[CaseOutcome], previous: Mapping[str, Expectation] | None = None
-) -> str:
-    """The expectations file of a run: every case that did not pass and was played (see
-    :func:`ended`), in ID order, with its outcome as the reason, or the ``previous`` file's
-    reason when that entry expected the same."""
+) -> dict[str, JSON]:
+    """The expectations file of a run, as JSON: every case that did not pass and was played
+    (see :func:`ended`), in ID order, with its outcome as the reason, or the ``previous``
+    file's reason when that entry expected the same."""
     cases: dict[str, JSON] = {}
     for outcome in sorted(outcomes, key=lambda o: o.case):
         status = ended(outcome)
@@ -173,5 +173,4 @@ def expectations_text(
         else:
             reason = printable(outcome.detail(), limit=_REASON_SHOWN)
         cases[outcome.case] = {"status": status, "reason": reason}
-    document = {"format": EXPECTATIONS_FORMAT, "version": EXPECTATIONS_VERSION, "cases": cases}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return {"format": EXPECTATIONS_FORMAT, "version": EXPECTATIONS_VERSION, "cases": cases}
