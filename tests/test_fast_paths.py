@@ -15,7 +15,7 @@ import pytest
 from checks import every_move
 from gaple.conformance import transcript
 from gaple.deal import Deal, SplitMix64, shuffle_deal
-from gaple.engine.play import Pick, fits, moves_on, run, tables
+from gaple.engine.play import PASS, Pick, fits, move_text, moves_on, run, tables
 from gaple.engine.scoring import played_position, quiet_fields
 from gaple.presets import PRESETS
 from gaple.result import Position, hand_result, position_of
@@ -28,6 +28,7 @@ from gaple.state import (
     is_legal,
     legal_moves,
     new_hand,
+    parse_move,
 )
 
 
@@ -160,3 +161,17 @@ def test_following_makes_a_move_exactly_when_apply_accepts_it(name: str) -> None
                 else:
                     assert followed == state, f"seed {seed}: {move} was made"
             state = apply(state, made.move)
+
+
+@pytest.mark.parametrize("max_pip", [1, 6, 9])
+def test_a_move_s_text_read_from_the_tables_is_its_text(max_pip: int) -> None:
+    # move_text reads the tables' own moves by identity: every one of them, and an equal move
+    # built elsewhere (another object, not in the tables), must read as str() writes it.
+    table = tables(max_pip)
+    own = [PASS, *table.lead, *table.discard, *(move for pair in table.place for move in pair)]
+    assert len(own) == 1 + 4 * table.tiles.size
+    for move in own:
+        assert move_text(move) == str(move)
+        twin = parse_move(str(move))
+        assert twin is not move
+        assert move_text(twin) == str(move)

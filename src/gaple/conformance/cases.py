@@ -23,6 +23,7 @@ from attrs import frozen
 from gaple.conformance.situations import features_of
 from gaple.conformance.tags import tags_of
 from gaple.deal import Deal
+from gaple.engine.play import move_text
 from gaple.engine.scoring import quiet_fields
 from gaple.io import deal_to_json, rules_to_json
 from gaple.presets import find_preset
@@ -112,7 +113,7 @@ def observe(
         "to_act": state.to_act,
         "line": [list(pair) for pair in state.line],
         "ends": None if state.ends is None else list(state.ends),
-        "legal": [str(move) for move in legal(state)],
+        "legal": [move_text(move) for move in legal(state)],
         "hand_sizes": [state.hand_size(seat) for seat in players],
         "discard_counts": [state.discard_count(seat) for seat in players],
         "ending": None if state.ending is None else state.ending.value,
@@ -425,7 +426,7 @@ def assemble_case(
 
 
 def _step_json(played: Played, legal: Callable[[State], tuple[Move, ...]]) -> dict[str, JSON]:
-    action = {"seat": played.action.seat, "move": str(played.action.move)}
+    action = {"seat": played.action.seat, "move": move_text(played.action.move)}
     if played.error is not None:
         return {
             "action": action,

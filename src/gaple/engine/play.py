@@ -41,6 +41,7 @@ __all__ = [
     "is_legal",
     "lead_mask",
     "legal_moves",
+    "move_text",
     "moves_on",
     "new_hand",
     "playable_count",
@@ -106,7 +107,21 @@ def tables(max_pip: int) -> Tables:
             tile = full.tiles[i]
             made = tuple(Action(seat, move) for seat in seats)
             effects[id(move)] = (made, kind, 1 << i, tile.low, tile.high)
+    own = (PASS, *lead, *discard, *(move for pair in place for move in pair))
+    _TEXTS.update((id(move), str(move)) for move in own)
     return Tables(tiles=full, lead=lead, place=place, discard=discard, effects=effects)
+
+
+_TEXTS: dict[int, str] = {}
+"""The text of each move of the tables, by ``id``, as :attr:`Tables.effects` (the moves live
+as long as the cache)."""
+
+
+def move_text(move: Move) -> str:
+    """``str(move)``, read from the tables for their own moves (every move
+    :func:`legal_moves` gives): the conformance kit writes each legal move of every state."""
+    text = _TEXTS.get(id(move))
+    return str(move) if text is None else text
 
 
 PASS = Pass()
