@@ -167,19 +167,18 @@ def _options(
             drawn[option] = getattr(kept, option)
         return drawn.get(option, fixed.get(option, getattr(base, option)))
 
-    pick("blocked_action", list(BlockedAction))
-    pick("double_blank_25", [False, True])
+    pick("blocked_action", _BLOCKED_ACTIONS)
+    pick("double_blank_25", _FLAGS)
     # The lead options are drawn with a starter too: valid, and never in play then.
-    pick("first_lead", list(LeadRule))
-    pick("later_lead", list(LeadRule))
-    tiles = [Tile(base.max_pip, base.max_pip), *tile_set(base.max_pip).tiles]
+    pick("first_lead", _LEAD_RULES)
+    pick("later_lead", _LEAD_RULES)
+    tiles = _ban_candidates(base.max_pip)
     pick("forbidden_leads", [frozenset(rng.sample(tiles, rng.randint(0, 3)))])
     # Half the four-seat hands are played in pairs, whose scoring has the most rare paths.
     partnership = base.players == 4 and pick("partnership", [False], team_base)
     if not partnership:
         drawn.pop("partnership", None)
-    individual = [s for s in Settlement if s is not Settlement.PARTNERSHIP]
-    fits = [Settlement.PARTNERSHIP, Settlement.PER_HAND] if partnership else individual
+    fits = _TEAM_SETTLEMENTS if partnership else _SEAT_SETTLEMENTS
     settlement = pick("settlement", fits, team_base if partnership else base)
     if settlement not in fits and "settlement" not in fixed:
         settlement = drawn["settlement"] = fits[0]
@@ -189,16 +188,33 @@ def _options(
     if "match_hands" not in fixed:
         drawn["match_hands"] = 4 if settlement is Settlement.CUMULATIVE else None
     if settlement is Settlement.PARTNERSHIP:
-        pick("challenge_tie", list(ChallengeTie), team_base)
-        pick("challenge_win_base", list(StakeBase), team_base)
-        pick("challenge_win_multiplier", [1, 2, 3], team_base)
-        pick("challenge_loss_base", list(StakeBase), team_base)
-        pick("challenge_loss_multiplier", [1, 2, 3], team_base)
-        pick("top_double_bonus", [100, 50, 0], team_base)
-        pick("blank_double_bonus", [50, 25, 0], team_base)
-        pick("dead_double_debit", [False, True], team_base)
-        pick("closing_any_double", [False, True], team_base)
+        pick("challenge_tie", _CHALLENGE_TIES, team_base)
+        pick("challenge_win_base", _STAKE_BASES, team_base)
+        pick("challenge_win_multiplier", (1, 2, 3), team_base)
+        pick("challenge_loss_base", _STAKE_BASES, team_base)
+        pick("challenge_loss_multiplier", (1, 2, 3), team_base)
+        pick("top_double_bonus", (100, 50, 0), team_base)
+        pick("blank_double_bonus", (50, 25, 0), team_base)
+        pick("dead_double_debit", _FLAGS, team_base)
+        pick("closing_any_double", _FLAGS, team_base)
     return name, drawn
+
+
+# The values each option is drawn among, built once: a run draws options for every hand.
+_BLOCKED_ACTIONS = tuple(BlockedAction)
+_LEAD_RULES = tuple(LeadRule)
+_CHALLENGE_TIES = tuple(ChallengeTie)
+_STAKE_BASES = tuple(StakeBase)
+_FLAGS = (False, True)
+_TEAM_SETTLEMENTS = (Settlement.PARTNERSHIP, Settlement.PER_HAND)
+_SEAT_SETTLEMENTS = tuple(s for s in Settlement if s is not Settlement.PARTNERSHIP)
+
+
+@functools.cache
+def _ban_candidates(max_pip: int) -> list[Tile]:
+    """The tiles a ban is drawn among: the set's, the top double listed twice (which makes a
+    ban of it twice as likely as of any other tile)."""
+    return [Tile(max_pip, max_pip), *tile_set(max_pip).tiles]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -212,8 +228,14 @@ def _built(
         rules = find_preset(name).rules.replace(**json.loads(fixed), **dict(drawn))
     except InvalidRuleset:
         return None
-    base_json, rules_json = rules_to_json(find_preset(name).rules), rules_to_json(rules)
+    base_json, rules_json = _preset_json(name), rules_to_json(rules)
     return {k: rules_json[k] for k in rules_json if rules_json[k] != base_json[k]}, rules
+
+
+@functools.cache
+def _preset_json(name: str) -> dict[str, JSON]:
+    """The options of preset ``name`` in JSON form (:func:`_built` compares with them)."""
+    return rules_to_json(find_preset(name).rules)
 
 
 # --- drawing the hand --------------------------------------------------------------------
@@ -304,24 +326,32 @@ def _followers(state: State) -> int:
     return playable_count(state)
 
 
-def _ranked(state: State, policy: str) -> list[Move]:
-    """The legal moves, the ones ``policy`` prefers first."""
-    moves = list(legal_moves(state))
+Option = tuple[Move, State | None]
+"""A legal move and the state it leads to, when a policy looked ahead (``None`` if not)."""
+
+
+def _ranked(state: State, policy: str) -> list[Option]:
+    """The legal moves, the ones ``policy`` prefers first, each with the state it leads to
+    when the policy looked ahead to rank it (so the move chosen is not made twice)."""
+    moves = legal_moves(state)
     if policy == "random" or len(moves) == 1:
-        return moves
-
-    def key(move: Move) -> tuple[int, int]:
-        tile = getattr(move, "tile", None)
-        if policy == "starve-doubles":
-            return _starving(state, move, tile)
-        double = int(tile is not None and tile.is_double and "hold" in policy)
-        follow = _followers(apply(state, move)) if policy.startswith("block") else 0
-        return (double, follow)
-
-    return sorted(moves, key=key)
+        return [(move, None) for move in moves]
+    ahead = policy.startswith("block") or policy == "starve-doubles"
+    options = [(move, apply(state, move) if ahead else None) for move in moves]
+    return sorted(options, key=lambda option: _preference(state, policy, *option))
 
 
-def _starving(state: State, move: Move, tile: Tile | None) -> tuple[int, int]:
+def _preference(state: State, policy: str, move: Move, after: State | None) -> tuple[int, int]:
+    """How ``policy`` ranks ``move`` (lowest first), ``after`` being the state it leads to."""
+    tile = getattr(move, "tile", None)
+    if policy == "starve-doubles":
+        return _starving(state, move, tile, after)
+    double = int(tile is not None and tile.is_double and "hold" in policy)
+    follow = 0 if after is None else _followers(after)
+    return (double, follow)
+
+
+def _starving(state: State, move: Move, tile: Tile | None, after: State | None) -> tuple[int, int]:
     """The ``starve-doubles`` order of ``move``: special doubles last, then by how little it
     does for their suits (a tile of N or 0 spent is good, an end showing N or 0 is bad)."""
     suits = (0, state.rules.max_pip)
@@ -329,15 +359,15 @@ def _starving(state: State, move: Move, tile: Tile | None) -> tuple[int, int]:
         return (0, 1)
     if tile.is_double and tile.low in suits:
         return (1, 0)
-    after = apply(state, move).ends or ()
-    return (0, int(not any(tile.has(pip) for pip in suits)) + sum(e in suits for e in after))
+    ends = (apply(state, move) if after is None else after).ends or ()
+    return (0, int(not any(tile.has(pip) for pip in suits)) + sum(e in suits for e in ends))
 
 
-def _choose(moves: list[Move], policy: str, k: int) -> Move:
+def _choose(options: list[Option], policy: str, k: int) -> Option:
     """The policy's favourite seven times in eight, otherwise any move (so it explores)."""
     if policy == "random":
-        return moves[k % len(moves)]
-    return moves[0] if k % 8 else moves[(k // 8) % len(moves)]
+        return options[k % len(options)]
+    return options[0] if k % 8 else options[(k // 8) % len(options)]
 
 
 def _refusal(state: State, actions: list[tuple[int, Move]], k: int) -> Played:
@@ -354,7 +384,9 @@ def _refusal(state: State, actions: list[tuple[int, Move]], k: int) -> Played:
         try:
             verify(state, move, seat)
         except IllegalMove as error:
-            return Played(Action(seat, move), error, state)
+            # Kept without its traceback, whose frames reach back to the hand's list of
+            # steps: a cycle that would keep every hand alive until the collector runs.
+            return Played(Action(seat, move), error.with_traceback(None), state)
     msg = "every action is legal"
     raise AssertionError(msg)
 
@@ -388,13 +420,13 @@ def play_draw(draw: Draw) -> Hand:
         if illegal:
             played.append(_refusal(state, actions, k))
             continue
-        move = _choose(_ranked(state, draw.policy), draw.policy, k)
+        move, after = _choose(_ranked(state, draw.policy), draw.policy, k)
         seat = state.to_act
-        state = apply(state, move)
+        state = apply(state, move) if after is None else after
         played.append(Played(Action(seat, move), None, state))
     while state.to_act is not None:
-        move, seat = _ranked(state, draw.policy)[0], state.to_act
-        state = apply(state, move)
+        (move, after), seat = _ranked(state, draw.policy)[0], state.to_act
+        state = apply(state, move) if after is None else after
         played.append(Played(Action(seat, move), None, state))
     played.append(_refusal(state, [(0, Pass())], 0))
     reckoning = reckon(position_of(state))

@@ -31,6 +31,7 @@ dropped, choices put to the policy's favourite) that still fails on the same rul
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import json
 import multiprocessing
@@ -177,8 +178,12 @@ AIM_MISSES = 3
 
 @functools.cache
 def _aimable() -> tuple[str, ...]:
-    """The cells no fact rules out: what a run may aim at."""
-    return tuple(cell for cell in all_cells() if unreachable_reason(cell) is None)
+    """The cells no fact rules out: what a run may aim at, with what each needs worked out
+    (cached) before the jobs are forked, so that no job works it out again."""
+    cells = tuple(cell for cell in all_cells() if unreachable_reason(cell) is None)
+    for cell in cells:
+        needs(cell)
+    return cells
 
 
 class _OutOfTime(BaseException):
@@ -572,6 +577,9 @@ def _received(receive: Connection) -> FuzzReport | Exception:
 def _job(search: Callable[[int], FuzzReport], job: int, send: Connection) -> None:
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, _end_job)
+    # What the job inherited (modules, tables, caches) is left out of the collector's full
+    # passes, which would otherwise walk all of it again and again for nothing.
+    gc.freeze()
     try:
         result: FuzzReport | Exception = search(job)
     except Exception as error:  # raised again in the parent
