@@ -26,8 +26,8 @@ from gaple.conformance.situations import (
 )
 from gaple.deal import deal_in_order
 from gaple.engine.play import playable_count
+from gaple.engine.scoring import played_position
 from gaple.io import rules_to_json
-from gaple.position import position_of
 from gaple.presets import find_preset
 from gaple.reference.scoring import Reckoning, reckon
 from gaple.rules import (
@@ -429,7 +429,7 @@ def play_draw(draw: Draw) -> Hand:
         state = apply(state, move) if after is None else after
         played.append(Played(Action(seat, move), None, state))
     played.append(_refusal(state, [(0, Pass())], 0))
-    reckoning = reckon(position_of(state))
+    reckoning = reckon(played_position(state))  # reached by play: no checks needed
     refused = [(p.action.move, p.error.code) for p in played if p.error is not None]
     situation = features_of(start, state, refused, reckoning)
     cells = frozenset(cells_of(situation, option_values(rules)))
