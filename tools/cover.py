@@ -38,11 +38,13 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "gaple" / "conformance" / "scenario_data" / "combination.toml"
 GROUP = "combination"
 DRAWN = "Drawn by tools/cover.py"
-"""How the why of a hand this tool drew begins; the others were found by fuzz runs."""
+"""How the why of a hand this tool drew begins; the others were found by fuzz runs or by
+searches of their own."""
 HEADER = """# Drawn hands reaching the coverage cells no other vector reaches (topic combination).
 #
-# Written by tools/cover.py, except the hands a fuzz run found, whose why says so; read by
-# gaple.conformance.builder. Do not edit the drawn hands by hand: run tools/cover.py again.
+# Written by tools/cover.py, except the hands a fuzz run or a search of its own found, whose
+# why says so; read by gaple.conformance.builder. Do not edit the drawn hands by hand: run
+# tools/cover.py again.
 """
 
 
@@ -167,7 +169,7 @@ def _write(blocks: list[str]) -> None:
 
 
 def _fuzzed(blocks: list[str]) -> list[str]:
-    """The hands a fuzz run found, which a new drawing keeps."""
+    """The hands a fuzz run or a search of its own found, which a new drawing keeps."""
     return [block for block in blocks if f"\n{DRAWN}" not in block]
 
 

@@ -627,6 +627,20 @@ IMPLICATIONS: tuple[Implies, ...] = (
         "under the double-blank option a lone 0-0 counts 25, not 0",
     ),
     _implies(
+        "dead-doubles=two-one-seat",
+        "blocked_action=pass",
+        "under the discard option every turn takes a tile from the seat acting, so the seat "
+        "that acts first goes out first and leaves each other seat one tile in hand, too few "
+        "to hold both doubles dead (a discarded double never dies)",
+    ),
+    _implies(
+        f"blocked_action=pass, ending={_OUT}",
+        "lowest=alone|tie-by-no-tiles",
+        "under the pass option the seat that went out has neither tiles nor discards, so it "
+        "counts 0 and ranks first, and any seat tying it counts 0 too: the tie is one of no "
+        "tiles",
+    ),
+    _implies(
         "lead=double-blank",
         "blank-double=played|absent",
         "under the double-blank lead rule every tile is dealt and 0-0 is led first",
