@@ -188,3 +188,21 @@ def test_cli_vectors_coverage_prints_the_table_and_the_open_cells(
     assert "ending & last-tile" in out
     assert f", {len(STILL_OPEN)} open" in out
     assert all(f"open: {cell}" in out for cell in STILL_OPEN)
+
+
+def test_cli_vectors_coverage_exits_1_naming_a_cell_left_open(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    cases: list[dict[str, JSON]],
+) -> None:
+    # No cell is open with every vector; without combination-216, the one hand where both
+    # doubles die in two seats and the lowest count is tied on pips, that cell is open again.
+    import gaple.conformance.scenarios  # noqa: PLC0415  # where the command reads the cases
+
+    cell = "dead-doubles=two-seats & lowest=tie-by-pips"
+    assert [c["id"] for c in cases if cell in case_cells(c)] == ["combination-216"]
+    rest = [c for c in cases if c["id"] != "combination-216"]
+    monkeypatch.setattr(gaple.conformance.scenarios, "all_cases", lambda: rest)
+    assert main(["vectors", "coverage"]) == 1
+    out = capsys.readouterr().out
+    assert f"open: {cell}" in out
