@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gaple.presets import PRESETS, UnknownPreset, find_preset, ruleset
+from gaple.reference.opening import leadable
 from gaple.registry import RULES
 from gaple.rules import (
     OPTION_NAMES,
@@ -18,7 +21,7 @@ from gaple.rules import (
     option_info,
 )
 from gaple.sources import SOURCES
-from gaple.tiles import Tile
+from gaple.tiles import Tile, tile_set
 
 # ---------------------------------------------------------------------------------------------
 # Validation
@@ -334,3 +337,29 @@ def test_a_target_and_a_hand_count_of_1_are_the_smallest_allowed() -> None:
     assert Ruleset(settlement=Settlement.CUMULATIVE, match_hands=1).match_hands == 1
     with pytest.raises(InvalidRuleset, match="needs match_hands >= 1"):
         Ruleset(settlement=Settlement.CUMULATIVE, match_hands=0)
+
+
+@settings(max_examples=300)
+@given(
+    first=st.sampled_from(list(LeadRule)),
+    later=st.sampled_from(list(LeadRule)),
+    bans=st.frozensets(st.sampled_from(tile_set(6).tiles), max_size=8),
+)
+def test_a_ruleset_is_refused_exactly_when_the_reference_leaves_no_lead(
+    first: LeadRule, later: LeadRule, bans: frozenset[Tile]
+) -> None:
+    # Building a ruleset keeps the reference's answer per (set, lead rule, bans); it must be
+    # the reference's own. The reference is asked afresh of the same options on 4 x 6, a deal
+    # that leaves tiles undealt, where no lead check applies (a starter opens the line).
+    asked = Ruleset(hand_size=6, first_lead=first, later_lead=later, forbidden_leads=bans)
+    no_lead = [
+        name
+        for name, hand in (("first_lead", True), ("later_lead", False))
+        if not leadable(asked, first_hand=hand)
+    ]
+    whole = Ruleset(first_lead=first, later_lead=later)
+    if no_lead:
+        with pytest.raises(InvalidRuleset, match=f"^{no_lead[0]} = "):
+            whole.replace(forbidden_leads=bans)
+    else:
+        assert whole.replace(forbidden_leads=bans).forbidden_leads == bans

@@ -157,6 +157,11 @@ _STARTERS: dict[tuple[int, int, int], bool] = {}
 """:attr:`Ruleset.has_starter` by (max_pip, players, hand_size)."""
 _TABLES: dict[tuple[int, bool], Table] = {}
 """:attr:`Ruleset.teams` and :meth:`Ruleset.team_of`'s table by (players, partnership)."""
+_LEADS_LEFT: dict[tuple[int, LeadRule, frozenset[Tile]], bool] = {}
+"""Whether a hand without a starter has a tile to lead, by (max_pip, the lead rule in force,
+forbidden_leads): asked in building every ruleset that deals the whole set. Cleared past
+:data:`_KEPT`, as a long run draws ever new bans."""
+_KEPT = 4096
 
 
 @frozen
@@ -395,6 +400,20 @@ class Ruleset:
         return {name: getattr(self, name) for name in OPTION_NAMES}
 
 
+def _leaves_a_lead(rules: Ruleset, lead: LeadRule, *, first_hand: bool) -> bool:
+    """Whether :func:`gaple.reference.opening.leadable` leaves a tile to lead under ``lead``,
+    the rule in force (see :data:`_LEADS_LEFT`)."""
+    key = (rules.max_pip, lead, rules.forbidden_leads)
+    known = _LEADS_LEFT.get(key)
+    if known is None:
+        from gaple.reference.opening import leadable  # noqa: PLC0415 (it imports this module)
+
+        if len(_LEADS_LEFT) >= _KEPT:
+            _LEADS_LEFT.clear()
+        known = _LEADS_LEFT[key] = bool(leadable(rules, first_hand=first_hand))
+    return known
+
+
 def _problems(rules: Ruleset) -> list[str]:
     """Everything that makes a ruleset unplayable, most basic first."""
     if not 1 <= rules.max_pip <= MAX_PIP:
@@ -424,14 +443,12 @@ def _problems(rules: Ruleset) -> list[str]:
             f"not in the double-{rules.max_pip} set"
         )
     if dealt == size:
-        from gaple.reference.opening import leadable  # noqa: PLC0415 (it imports this module)
-
         leads = (("first_lead", rules.first_lead, True), ("later_lead", rules.later_lead, False))
         problems.extend(
             f"{name} = {lead.value} leaves no tile to lead once {_names(rules.forbidden_leads)} "
             "may not be led"
             for name, lead, first_hand in leads
-            if not leadable(rules, first_hand=first_hand)
+            if not _leaves_a_lead(rules, lead, first_hand=first_hand)
         )
     team_settlement = rules.settlement is Settlement.PARTNERSHIP
     if team_settlement and not rules.partnership:
