@@ -376,3 +376,14 @@ def test_a_drawn_hand_leaves_nothing_for_the_cycle_collector() -> None:
     finally:
         gc.enable()
     assert left == 0
+
+
+def test_a_search_leaves_the_collector_s_thresholds_as_it_found_them() -> None:
+    # A search raises the collector's first threshold while it plays (FEW_COLLECTIONS); a
+    # caller in the same process must get its own settings back, after a finding too.
+    before = gc.get_threshold()
+    found = fuzz(
+        _PassAnyTime, "domino4d", examples=60, seed=1, overrides={"blocked_action": "pass"}
+    )
+    assert found.finding is not None
+    assert gc.get_threshold() == before
