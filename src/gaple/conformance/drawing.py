@@ -379,8 +379,9 @@ def _refusal(state: State, actions: list[tuple[int, Move]], k: int) -> Played:
         held = [t for t in state.hand(state.to_act) if t in state.rules.forbidden_leads]
         if held:
             actions = [(state.to_act, Lead(held[k // 2 % len(held)]))]
-    start = k % len(actions)
-    for seat, move in actions[start:] + actions[:start]:
+    count = len(actions)
+    for at in range(k, k + count):
+        seat, move = actions[at % count]
         try:
             verify(state, move, seat)
         except IllegalMove as error:
