@@ -1,10 +1,11 @@
 """Seconds until the fuzzer's default run finds each seeded bug, per seed.
 
 For each bug of ``examples/bugs/`` asked for (default: the rare ones) and each seed, runs
-``gaple conformance fuzz`` with its default settings (every preset, one job per core, 60 s)
-against ``examples/bugs/adapter.py --bug NAME`` and prints the seconds and hands until the
-first disagreement, and the rule it names. Measurements, never assertions (the ci profile of
-``tests/test_conformance_fuzz.py`` asserts the minute).
+:func:`gaple.conformance.fuzz.fuzz` with its default settings (every preset, one job, 60 s:
+the run the ci profile's guard makes) against ``examples/bugs/adapter.py --bug NAME`` and
+prints the seconds and hands until the first disagreement, and the rule it names.
+Measurements, never assertions (the ci profile of ``tests/test_conformance_fuzz.py`` asserts
+the minute).
 
     python benchmarks/fuzz_find.py --seeds 5 --bug tie-on-pips
 """
