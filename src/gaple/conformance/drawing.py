@@ -25,7 +25,7 @@ from gaple.conformance.situations import (
     option_values,
 )
 from gaple.deal import deal_in_order
-from gaple.engine.play import playable_count
+from gaple.engine.play import playable_count, run
 from gaple.engine.scoring import played_position
 from gaple.io import rules_to_json
 from gaple.presets import find_preset
@@ -50,7 +50,6 @@ from gaple.state import (
     Pass,
     Place,
     State,
-    apply,
     legal_moves,
     new_hand,
     verify,
@@ -326,6 +325,13 @@ def _followers(state: State) -> int:
     return playable_count(state)
 
 
+def _made(state: State, move: Move) -> State:
+    """The state after ``move``, one of ``legal_moves(state)``: made by the engine's
+    :func:`~gaple.engine.play.run` as :func:`~gaple.state.apply` makes it, without checking
+    again a move the same tables have just listed."""
+    return run(state, None, move)
+
+
 Option = tuple[Move, State | None]
 """A legal move and the state it leads to, when a policy looked ahead (``None`` if not)."""
 
@@ -337,7 +343,7 @@ def _ranked(state: State, policy: str) -> list[Option]:
     if policy == "random" or len(moves) == 1:
         return [(move, None) for move in moves]
     ahead = policy.startswith("block") or policy == "starve-doubles"
-    options = [(move, apply(state, move) if ahead else None) for move in moves]
+    options = [(move, _made(state, move) if ahead else None) for move in moves]
     return sorted(options, key=lambda option: _preference(state, policy, *option))
 
 
@@ -359,7 +365,7 @@ def _starving(state: State, move: Move, tile: Tile | None, after: State | None) 
         return (0, 1)
     if tile.is_double and tile.low in suits:
         return (1, 0)
-    ends = (apply(state, move) if after is None else after).ends or ()
+    ends = (_made(state, move) if after is None else after).ends or ()
     return (0, int(not any(tile.has(pip) for pip in suits)) + sum(e in suits for e in ends))
 
 
@@ -423,11 +429,11 @@ def play_draw(draw: Draw) -> Hand:
             continue
         move, after = _choose(_ranked(state, draw.policy), draw.policy, k)
         seat = state.to_act
-        state = apply(state, move) if after is None else after
+        state = _made(state, move) if after is None else after
         played.append(Played(Action(seat, move), None, state))
     while state.to_act is not None:
         (move, after), seat = _ranked(state, draw.policy)[0], state.to_act
-        state = apply(state, move) if after is None else after
+        state = _made(state, move) if after is None else after
         played.append(Played(Action(seat, move), None, state))
     played.append(_refusal(state, [(0, Pass())], 0))
     reckoning = reckon(played_position(state))  # reached by play: no checks needed
