@@ -109,13 +109,14 @@ def observe(
     ``legal`` is in :func:`gaple.state.legal_moves` order but compared as a set.
     """
     players = range(state.rules.players)
+    ends = state.ends
     return {
         "to_act": state.to_act,
-        "line": [list(pair) for pair in state.line],
-        "ends": None if state.ends is None else list(state.ends),
-        "legal": [move_text(move) for move in legal(state)],
-        "hand_sizes": [state.hand_size(seat) for seat in players],
-        "discard_counts": [state.discard_count(seat) for seat in players],
+        "line": list(map(list, state.line)),
+        "ends": None if ends is None else list(ends),
+        "legal": list(map(move_text, legal(state))),
+        "hand_sizes": list(map(state.hand_size, players)),
+        "discard_counts": list(map(state.discard_count, players)),
         "ending": None if state.ending is None else state.ending.value,
     }
 

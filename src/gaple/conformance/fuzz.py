@@ -50,6 +50,7 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
+from gaple.conformance.bounded import json_line
 from gaple.conformance.cases import assemble_case
 from gaple.conformance.drawing import (
     POLICIES,
@@ -200,15 +201,13 @@ class Unsupported(Exception):
 
 
 def _case(hand: Hand, seed: int, steps: int | None = None) -> dict[str, JSON]:
-    """The hand as a case, cut after ``steps`` steps when given."""
+    """The hand as a case, cut after ``steps`` steps when given; its ID ends with a digest of
+    what makes the hand (variant, deal, actions, first hand), taken from the case's own JSON."""
     draw = hand.draw
     played = hand.played if steps is None else hand.played[:steps]
     final = played[-1].after if played else hand.start
-    texts = [[p.action.seat, str(p.action.move)] for p in played]
-    key = [draw.preset, draw.changed, str(hand.start.deal), texts, draw.first]
-    digest = hashlib.sha1(json.dumps(key).encode()).hexdigest()[:10]
-    return assemble_case(
-        case_id=f"fuzz-{rules_label(draw.preset, draw.changed)}-{digest}",
+    case = assemble_case(
+        case_id="fuzz",
         topic="fuzz",
         description=f"Found by gaple conformance fuzz (variant {draw.preset}, seed {seed}).",
         preset=draw.preset,
@@ -218,6 +217,11 @@ def _case(hand: Hand, seed: int, steps: int | None = None) -> dict[str, JSON]:
         result=None if final.ending is None else result_of(_reckoning(hand, final)),
         situation=hand.situation if final is hand.final else None,
     )
+    actions = [step["action"] for step in case["steps"]]
+    key = [case["variant"], case["deal"], actions, case["first_hand"]]
+    digest = hashlib.sha1(json_line(key)).hexdigest()[:10]
+    case["id"] = f"fuzz-{rules_label(draw.preset, draw.changed)}-{digest}"
+    return case
 
 
 def _reckoning(hand: Hand, final: State) -> Reckoning:
