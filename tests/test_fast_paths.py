@@ -168,7 +168,12 @@ def test_a_move_s_text_read_from_the_tables_is_its_text(max_pip: int) -> None:
     # move_text reads the tables' own moves by identity: every one of them, and an equal move
     # built elsewhere (another object, not in the tables), must read as str() writes it.
     table = tables(max_pip)
-    own = [PASS, *table.lead, *table.discard, *(move for pair in table.place for move in pair)]
+    own: list[Move] = [
+        PASS,
+        *table.lead,
+        *table.discard,
+        *(m for pair in table.place for m in pair),
+    ]
     assert len(own) == 1 + 4 * table.tiles.size
     for move in own:
         assert move_text(move) == str(move)
