@@ -351,13 +351,14 @@ def _preference(state: State, policy: str, move: Move, after: State | None) -> t
     """How ``policy`` ranks ``move`` (lowest first), ``after`` being the state it leads to."""
     tile = getattr(move, "tile", None)
     if policy == "starve-doubles":
+        assert after is not None  # the policy looks ahead (_ranked)
         return _starving(state, move, tile, after)
     double = int(tile is not None and tile.is_double and "hold" in policy)
     follow = 0 if after is None else _followers(after)
     return (double, follow)
 
 
-def _starving(state: State, move: Move, tile: Tile | None, after: State | None) -> tuple[int, int]:
+def _starving(state: State, move: Move, tile: Tile | None, after: State) -> tuple[int, int]:
     """The ``starve-doubles`` order of ``move``: special doubles last, then by how little it
     does for their suits (a tile of N or 0 spent is good, an end showing N or 0 is bad)."""
     suits = (0, state.rules.max_pip)
@@ -365,7 +366,7 @@ def _starving(state: State, move: Move, tile: Tile | None, after: State | None) 
         return (0, 1)
     if tile.is_double and tile.low in suits:
         return (1, 0)
-    ends = (_made(state, move) if after is None else after).ends or ()
+    ends = after.ends or ()
     return (0, int(not any(tile.has(pip) for pip in suits)) + sum(e in suits for e in ends))
 
 
