@@ -400,10 +400,10 @@ class Ruleset:
         return {name: getattr(self, name) for name in OPTION_NAMES}
 
 
-def _leaves_a_lead(rules: Ruleset, lead: LeadRule, *, first_hand: bool) -> bool:
-    """Whether :func:`gaple.reference.opening.leadable` leaves a tile to lead under ``lead``,
-    the rule in force (see :data:`_LEADS_LEFT`)."""
-    key = (rules.max_pip, lead, rules.forbidden_leads)
+def _leaves_a_lead(rules: Ruleset, *, first_hand: bool) -> bool:
+    """Whether :func:`gaple.reference.opening.leadable` leaves a tile to lead in a first or a
+    later hand (see :data:`_LEADS_LEFT`); the lead rule in force is the reference's choice."""
+    key = (rules.max_pip, rules.lead_rule(first_hand=first_hand), rules.forbidden_leads)
     known = _LEADS_LEFT.get(key)
     if known is None:
         from gaple.reference.opening import leadable  # noqa: PLC0415 (it imports this module)
@@ -448,7 +448,7 @@ def _problems(rules: Ruleset) -> list[str]:
             f"{name} = {lead.value} leaves no tile to lead once {_names(rules.forbidden_leads)} "
             "may not be led"
             for name, lead, first_hand in leads
-            if not _leaves_a_lead(rules, lead, first_hand=first_hand)
+            if not _leaves_a_lead(rules, first_hand=first_hand)
         )
     team_settlement = rules.settlement is Settlement.PARTNERSHIP
     if team_settlement and not rules.partnership:
