@@ -47,6 +47,7 @@ from gaple.conformance.example_engine import example_engine_folder, serve_exampl
 from gaple.conformance.expectations import (
     BadExpectations,
     Expectation,
+    Judgement,
     expectations_document,
     judge,
     read_expectations,
@@ -530,29 +531,33 @@ def _run_reported(
         summary = attrs.evolve(summary, interrupted=True)
     progress.finish()
     unwritten = None if report is None else _end_report(report, summary, args.report)
+    judgement = None if expected is None else judge(expected, summary.outcomes)
     if args.junit is not None:
-        held = () if expected is None else judge(expected, summary.outcomes).held
-        known = dict.fromkeys(held, str(args.expectations))
-        junit = junit_xml(summary, name=impl, docs=_docs(args), known=known)
-        _write("--junit", args.junit, junit)
+        _write_junit(args, summary, impl, judgement)
     for failure in (refused, unwritten):
         if failure is not None:
             raise failure
     _write_expectations(args, summary, expected)
     print(summary_text(summary, docs=_docs(args)))
-    return signals.status() if summary.interrupted else _status(args, summary, expected)
+    return signals.status() if summary.interrupted else _status(args, summary, judgement)
 
 
-def _status(
-    args: argparse.Namespace, summary: Summary, expected: dict[str, Expectation] | None
-) -> int:
+def _write_junit(
+    args: argparse.Namespace, summary: Summary, impl: str, judgement: Judgement | None
+) -> None:
+    """Write ``--junit``, each known divergence of ``--expectations`` as skipped."""
+    held = () if judgement is None else judgement.held
+    known = dict.fromkeys(held, str(args.expectations))
+    _write("--junit", args.junit, junit_xml(summary, name=impl, docs=_docs(args), known=known))
+
+
+def _status(args: argparse.Namespace, summary: Summary, judgement: Judgement | None) -> int:
     """The exit status of a finished run: its verdict's; held against ``--expectations``
     (the judgement printed first), 1 for a new failure or an unexpected pass, 3 when no case
     passed or ended as listed, 4 when cases were declined (and not listed so) or skipped on
     request, else 0: a known divergence counts as checked."""
-    if expected is None:
+    if judgement is None:
         return _EXIT[summary.verdict]
-    judgement = judge(expected, summary.outcomes)
     print(judgement_text(judgement, args.expectations))
     if not judgement.ok:
         return _EXIT["does not conform"]
