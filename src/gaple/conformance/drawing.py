@@ -210,10 +210,10 @@ _SEAT_SETTLEMENTS = tuple(s for s in Settlement if s is not Settlement.PARTNERSH
 
 
 @functools.cache
-def _ban_candidates(max_pip: int) -> list[Tile]:
+def _ban_candidates(max_pip: int) -> tuple[Tile, ...]:
     """The tiles a ban is drawn among: the set's, the top double listed twice (which makes a
     ban of it twice as likely as of any other tile)."""
-    return [Tile(max_pip, max_pip), *tile_set(max_pip).tiles]
+    return (Tile(max_pip, max_pip), *tile_set(max_pip).tiles)
 
 
 @functools.lru_cache(maxsize=4096)
