@@ -215,6 +215,19 @@ def test_a_request_line_is_ascii_json_of_the_request(value: JSON) -> None:
         assert bounded.json_line(value) == (json.dumps(value) + "\n").encode()
 
 
+@pytest.mark.parametrize("depth", [1010, 1024])
+def test_a_reply_nested_past_what_json_loads_follows_is_refused_as_it_refuses_it(
+    depth: int,
+) -> None:
+    # orjson reads up to 1,024 levels, json.loads gives up near 1,000 (less the frames of its
+    # caller): between the two, orjson must not decide.
+    for document in (b"[" * depth + b"]" * depth, b'{"a":' * depth + b"0" + b"}" * depth):
+        with pytest.raises(RecursionError):
+            json.loads(document)
+        with pytest.raises(RecursionError):
+            bounded.loads(document)
+
+
 def test_a_reply_is_decoded_by_orjson() -> None:
     reply = json.dumps({"type": "state", "line": [[0, 3], [3, 5]], "legal": ["pass"]})
     with mock.patch.object(json, "loads", side_effect=AssertionError("json.loads was called")):

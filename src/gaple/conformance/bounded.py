@@ -195,20 +195,38 @@ def parse(document: bytes | str, limits: Limits = LIMITS) -> Any:
 def loads(raw: bytes) -> Any:
     """``json.loads`` of the text of ``raw`` (UTF-8, each byte that is not UTF-8 read as
     U+FFFD), with none of :func:`parse`'s limits or refusals: how the runner reads an engine's
-    reply, which is not a user's document. orjson decodes it where :func:`_within` says that
-    it gives the same value, in less than half the time; json.loads decodes the rest, so the
-    value or the error never depends on orjson.
+    reply, which is not a user's document. orjson decodes it where it surely gives the same
+    value (:func:`_shallow_and_short`), in less than half the time; json.loads decodes the
+    rest, so the value or the error never depends on orjson.
 
     Raises:
         ValueError: not JSON.
         RecursionError: nested deeper than json.loads can follow.
     """
-    if _COMPILED is not None and _within(raw, LIMITS):
+    # orjson reads a long number or a nesting json.loads cannot follow (1,000 deep) where
+    # json.loads does not: a reply with neither is left to it without _within's other passes.
+    if _COMPILED is not None and _shallow_and_short(raw):
         try:
             return _COMPILED[0](raw)
         except ValueError:  # orjson's refusals (NaN, 1e999, bad UTF-8): json.loads decides
             pass
     return json.loads(raw.decode("utf-8", errors="replace"))
+
+
+def _shallow_and_short(raw: bytes) -> bool:
+    """Whether ``raw`` surely nests no deeper than json.loads follows and holds no number too
+    long for orjson to read as json.loads does: few enough brackets, and no long run of a
+    number's characters; else as :func:`_within` finds."""
+    if raw.count(b"[") + raw.count(b"{") > _FEW_BRACKETS:
+        return _within(raw, LIMITS)
+    return _NUMBER_RUN not in raw.translate(_NUMBERS_ONLY)
+
+
+_FEW_BRACKETS = 500
+"""Brackets in a reply that cannot nest as deep as json.loads gives up (about 1,000 levels
+less the caller's frames)."""
+_NUMBERS_ONLY = bytes(48 if c in _NUMBER_CHARACTERS else 32 for c in range(256))
+"""A translation table: each character a number token may hold to 0, any other to a space."""
 
 
 def _compiled_decoder() -> tuple[Callable[[bytes], Any], Callable[[Any], bytes]] | None:
@@ -225,6 +243,9 @@ _COMPILED = _compiled_decoder()
 _EXACT_NUMBER = 19
 """The longest number :func:`_within` clears: orjson reads an integer past 64 bits (20 digits
 may be) as a float, where json.loads keeps it exact."""
+_NUMBER_RUN = b"0" * (_EXACT_NUMBER + 1)
+"""A run of characters too long for :func:`loads` to leave to orjson, once translated by
+:data:`_NUMBERS_ONLY`."""
 _UNDECIDED = object()
 """What :func:`_decoded_quickly` returns when json.loads must decide."""
 
