@@ -114,8 +114,15 @@ def _variant(
     if aim is not None and "lead" in aim:
         starter = aim["lead"] == {"starter"}
         names = [n for n in names if find_preset(n).rules.has_starter == starter] or names
+    if aim is not None and "players" in aim:
+        seats = fixed.get("players")
+        names = [
+            n
+            for n in names
+            if option_label("players", seats or find_preset(n).rules.players) in aim["players"]
+        ] or names
     for _ in range(AIM_TRIES if aim is not None else 1):
-        name, drawn = _options(rng, names, fixed)
+        name, drawn = _options(rng, names, fixed, aim or {})
         if aim is None or _fits(aim, find_preset(name).rules, drawn, fixed):
             break
     built = _built(name, json.dumps(fixed, sort_keys=True), tuple(sorted(drawn.items())))
@@ -149,9 +156,13 @@ def _within(aim: Mapping[str, frozenset[str]], labels: Mapping[str, str]) -> boo
 
 
 def _options(
-    rng: random.Random, names: Sequence[str], fixed: Mapping[str, JSON]
+    rng: random.Random,
+    names: Sequence[str],
+    fixed: Mapping[str, JSON],
+    aim: Mapping[str, frozenset[str]],
 ) -> tuple[str, dict[str, Any]]:
-    """A preset and the options drawn for it (not yet checked as a ruleset)."""
+    """A preset and the options drawn for it (not yet checked as a ruleset); an option
+    ``aim`` narrows is drawn among the values it allows whenever the preset's is not one."""
     name = rng.choice(names)
     base = find_preset(name).rules
     drawn: dict[str, JSON] = {}
@@ -160,10 +171,16 @@ def _options(
     team_base = base if base.partnership else find_preset("suwiki-partnership").rules
 
     def pick(option: str, values: Sequence[Any], kept: Ruleset = base) -> Any:
-        if option not in fixed and rng.random() < 0.5:
-            drawn[option] = rng.choice(values)
-        elif option not in fixed and getattr(kept, option) != getattr(base, option):
-            drawn[option] = getattr(kept, option)
+        allowed = aim.get(option)
+        if allowed is not None:
+            values = [v for v in values if option_label(option, v) in allowed] or values
+        if option not in fixed:
+            value = getattr(kept, option)
+            kept_out = allowed is not None and option_label(option, value) not in allowed
+            if rng.random() < 0.5 or kept_out:
+                value = rng.choice(values)
+            if value != getattr(base, option):
+                drawn[option] = value
         return drawn.get(option, fixed.get(option, getattr(base, option)))
 
     pick("blocked_action", _BLOCKED_ACTIONS)
@@ -172,9 +189,12 @@ def _options(
     pick("first_lead", _LEAD_RULES)
     pick("later_lead", _LEAD_RULES)
     tiles = _ban_candidates(base.max_pip)
-    pick("forbidden_leads", [frozenset(rng.sample(tiles, rng.randint(0, 3)))])
-    # Half the four-seat hands are played in pairs, whose scoring has the most rare paths.
-    partnership = base.players == 4 and pick("partnership", [False], team_base)
+    fewest, most = _BAN_SIZES.get(aim.get("forbidden_leads", frozenset()), (0, 3))
+    pick("forbidden_leads", [frozenset(rng.sample(tiles, rng.randint(fewest, most)))])
+    # Half the four-seat hands are played in pairs, whose scoring has the most rare paths
+    # (all of them when the aim is a settlement only pairs have).
+    pairs = aim.get("settlement") == frozenset({"partnership"})
+    partnership = base.players == 4 and pick("partnership", [pairs], team_base)
     if not partnership:
         drawn.pop("partnership", None)
     fits = _TEAM_SETTLEMENTS if partnership else _SEAT_SETTLEMENTS
@@ -205,6 +225,8 @@ _LEAD_RULES = tuple(LeadRule)
 _CHALLENGE_TIES = tuple(ChallengeTie)
 _STAKE_BASES = tuple(StakeBase)
 _FLAGS = (False, True)
+_BAN_SIZES = {frozenset({"none"}): (0, 0), frozenset({"some"}): (1, 3)}
+"""How many tiles a ban holds when the aim allows only no ban, or only some."""
 _TEAM_SETTLEMENTS = (Settlement.PARTNERSHIP, Settlement.PER_HAND)
 _SEAT_SETTLEMENTS = tuple(s for s in Settlement if s is not Settlement.PARTNERSHIP)
 
@@ -279,17 +301,28 @@ def draw_hand(
     first, policy = rng.random() < 0.5, rng.choice(POLICIES)
     if aim is not None and len(aim.get("hand", ())) == 1:
         first = aim["hand"] == {"first"}
-    order = list(tile_set(rules.max_pip).tiles)
-    rng.shuffle(order)
+    order = _shuffled(rng, tile_set(rules.max_pip).tiles)
     # Most deals give one seat both special doubles; a number past the seats means none.
     gather = rng.randint(0, rules.players)
     if gather < rules.players:
         order = _gather(order, rules, gather)
     seat = rng.randrange(rules.players)
+    # One call for all the actions' bits, not two to the random module per action (a third
+    # of drawing a hand): 7 bits say whether it is a probe, 9 which move it picks.
+    bits = rng.getrandbits(16 * MAX_STEPS)
     choices = tuple(
-        (rng.randrange(ILLEGAL_SHARE) == 0, rng.randrange(500)) for _ in range(MAX_STEPS)
+        ((bits >> at & 0x7F) % ILLEGAL_SHARE == 0, bits >> (at + 7) & 0x1FF)
+        for at in range(0, 16 * MAX_STEPS, 16)
     )
     return Draw(preset, changed, first, policy, tuple(order), seat, choices, rules)
+
+
+def _shuffled(rng: random.Random, tiles: Sequence[Tile]) -> list[Tile]:
+    """``tiles`` in a random order: sorted by a random key of 32 bits each, all drawn in one
+    call (``rng.shuffle`` asks for a number per tile)."""
+    bits = rng.getrandbits(32 * len(tiles))
+    keys = [bits >> at & 0xFFFFFFFF for at in range(0, 32 * len(tiles), 32)]
+    return [tiles[i] for i in sorted(range(len(tiles)), key=keys.__getitem__)]
 
 
 def _gather(order: list[Tile], rules: Ruleset, seat: int) -> list[Tile]:
