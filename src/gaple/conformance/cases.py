@@ -14,6 +14,7 @@ names, the rule IDs that explain a result).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -272,8 +273,10 @@ def _levels(steps: Iterable[tuple[Move, str | None]], *, ended: bool, result: bo
     return [level for level in LEVELS if level in levels]
 
 
+@functools.lru_cache(maxsize=4096)
 def error_level(code: str, move_text: str) -> str:
-    """The level at which a rejection with ``code`` of ``move_text`` is checked."""
+    """The level at which a rejection with ``code`` of ``move_text`` is checked (kept: the
+    runner asks it of every refused step, and reading the move is most of the answer)."""
     return _error_level(code, parse_move(move_text))
 
 
