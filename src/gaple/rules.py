@@ -161,7 +161,9 @@ _LEADS_LEFT: dict[tuple[int, LeadRule, frozenset[Tile]], bool] = {}
 """Whether a hand without a starter has a tile to lead, by (max_pip, the lead rule in force,
 forbidden_leads): asked in building every ruleset that deals the whole set. Cleared past
 :data:`_KEPT`, as a long run draws ever new bans."""
-_KEPT = 4096
+_KEPT = 16384
+"""Enough for every ban of up to three tiles of the double-six set under each lead rule (about
+11,000), which the fuzzer draws."""
 
 
 @frozen

@@ -369,10 +369,11 @@ Option = tuple[Move, State | None]
 """A legal move and the state it leads to, when a policy looked ahead (``None`` if not)."""
 
 
-def _ranked(state: State, policy: str) -> list[Option]:
+def _ranked(state: State, policy: str, listed: dict[int, tuple[Move, ...]]) -> list[Option]:
     """The legal moves, the ones ``policy`` prefers first, each with the state it leads to
-    when the policy looked ahead to rank it (so the move chosen is not made twice)."""
-    moves = legal_moves(state)
+    when the policy looked ahead to rank it (so the move chosen is not made twice); the
+    moves are kept in ``listed`` by the state's identity, for the hand's case to show."""
+    moves = listed[id(state)] = legal_moves(state)
     if policy == "random" or len(moves) == 1:
         return [(move, None) for move in moves]
     ahead = policy.startswith("block") or policy == "starve-doubles"
@@ -444,6 +445,14 @@ class Hand:
     reckoning: Reckoning
     situation: dict[str, str]
     cells: frozenset[str]
+    listed: dict[int, tuple[Move, ...]]
+    """The legal moves of the states the hand chose a move in, by identity (each state is held
+    by the hand, so no other object takes its identity while the hand lives)."""
+
+    def legal(self, state: State) -> tuple[Move, ...]:
+        """:func:`~gaple.state.legal_moves` of one of the hand's states, listed once."""
+        moves = self.listed.get(id(state))
+        return legal_moves(state) if moves is None else moves
 
 
 def play_draw(draw: Draw) -> Hand:
@@ -455,18 +464,19 @@ def play_draw(draw: Draw) -> Hand:
     )
     actions = _all_actions(rules.max_pip, rules.players)
     played: list[Played] = []
+    listed: dict[int, tuple[Move, ...]] = {}
     for illegal, k in draw.choices:
         if state.to_act is None:
             break
         if illegal:
             played.append(_refusal(state, actions, k))
             continue
-        move, after = _choose(_ranked(state, draw.policy), draw.policy, k)
+        move, after = _choose(_ranked(state, draw.policy, listed), draw.policy, k)
         seat = state.to_act
         state = _made(state, move) if after is None else after
         played.append(Played(Action(seat, move), None, state))
     while state.to_act is not None:
-        (move, after), seat = _ranked(state, draw.policy)[0], state.to_act
+        (move, after), seat = _ranked(state, draw.policy, listed)[0], state.to_act
         state = _made(state, move) if after is None else after
         played.append(Played(Action(seat, move), None, state))
     played.append(_refusal(state, [(0, Pass())], 0))
@@ -474,4 +484,4 @@ def play_draw(draw: Draw) -> Hand:
     refused = [(p.action.move, p.error.code) for p in played if p.error is not None]
     situation = features_of(start, state, refused, reckoning)
     cells = frozenset(cells_of(situation, option_values(rules)))
-    return Hand(draw, start, tuple(played), state, reckoning, situation, cells)
+    return Hand(draw, start, tuple(played), state, reckoning, situation, cells, listed)

@@ -215,6 +215,7 @@ def _case(hand: Hand, seed: int, steps: int | None = None) -> dict[str, JSON]:
         start=hand.start,
         played=played,
         result=None if final.ending is None else result_of(_reckoning(hand, final)),
+        legal=hand.legal,
         situation=hand.situation if final is hand.final else None,
     )
     actions = [step["action"] for step in case["steps"]]
