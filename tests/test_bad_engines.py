@@ -30,7 +30,7 @@ from gaple.cli import main
 from gaple.conformance.engines import ReferenceEngine
 from gaple.conformance.runner import run_suite
 from gaple.conformance.scenarios import all_cases
-from gaple.conformance.shapes import _state_fits, _table_problem, reply_problem
+from gaple.conformance.shapes import _table_problem, reply_problem, state_fits
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "v1"
 CASES = (
@@ -391,7 +391,7 @@ def test_the_quick_state_check_agrees_with_the_table(name: str, data: st.DataObj
     # one of the quick check's tests makes it pass a reply the table refuses.
     reply = data.draw(_state_replies(name))
     table = _table_problem("state", "state", reply)
-    assert _state_fits(reply) == (table is None), table
+    assert state_fits(reply) == (table is None), table
 
 
 def test_other_replies_are_checked_for_shape_too() -> None:

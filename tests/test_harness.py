@@ -139,6 +139,15 @@ class _BadShapeInBatch(_TamperedBatch):
         replies[1]["hand_sizes"] = [str(n) for n in replies[1]["hand_sizes"]]
 
 
+class _TrueSeatInBatch(_TamperedBatch):
+    """Shows seat 1 to act as JSON ``true`` (equal to 1 in Python, so no comparison of values
+    tells them apart: only the shape check does)."""
+
+    def tamper(self, _kinds: list[str], replies: list[dict[str, JSON]], /) -> None:
+        first = next(r for r in replies if r.get("type") == "state" and r["to_act"] == 1)
+        first["to_act"] = True
+
+
 @pytest.mark.parametrize(
     ("engine", "words"),
     [
@@ -146,6 +155,7 @@ class _BadShapeInBatch(_TamperedBatch):
         (_ShortBatch, "a batch of 55 requests answered with 54 replies"),
         (_ErrorMidBatch, "the engine answered 'act' in a batch with an error: no"),
         (_BadShapeInBatch, "hand_sizes must be a list of integers >= 0"),
+        (_TrueSeatInBatch, "to_act must be a seat"),
     ],
 )
 def test_a_batch_out_of_protocol_errors_the_case(

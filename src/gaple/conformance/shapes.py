@@ -16,7 +16,7 @@ from typing import Any
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.escape import printable
 
-__all__ = ["reply_problem"]
+__all__ = ["reply_problem", "state_fits"]
 
 JSON = Any
 Check = Callable[[JSON], bool]
@@ -60,7 +60,7 @@ def _pair(value: JSON) -> bool:
     return type(low) is int and type(high) is int and low >= 0 and high >= 0
 
 
-def _state_fits(reply: Mapping[str, JSON]) -> bool:
+def state_fits(reply: Mapping[str, JSON]) -> bool:
     """Whether a ``state`` reply passes every check of its row in ``_SHAPES``, answered in one
     function: a run reads a state reply after every action, and the row goes through a lambda
     or two per field and a generic loop (with the line's pairs, two fifths of the runner's
@@ -146,7 +146,7 @@ def reply_problem(request: str, reply: Mapping[str, JSON]) -> str | None:
     kind = reply.get("type")
     if not isinstance(kind, str) or kind not in _SHAPES:
         return None
-    if kind == "state" and _state_fits(reply):
+    if kind == "state" and state_fits(reply):
         return None
     return _table_problem(request, kind, reply)
 
