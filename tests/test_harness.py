@@ -19,6 +19,7 @@ from gaple.cli import main
 from gaple.cli.sharding import ALL, Shard
 from gaple.conformance.engines import EngineError, ReferenceEngine, SubprocessEngine, Validator
 from gaple.conformance.fuzz import fuzz, owner
+from gaple.conformance.report import summary_text
 from gaple.conformance.runner import CaseOutcome, Summary, run_suite
 from gaple.conformance.scenarios import all_cases
 from mutants import write_mutant_adapter
@@ -116,6 +117,25 @@ def test_a_wrong_state_inside_a_batch_fails_the_case_at_its_step(
     assert outcome.difference.field == "to_act"
     assert (outcome.difference.expected, outcome.difference.actual) == (3, 0)
     assert outcome.rule == "turn.order"
+
+
+def test_a_trace_marks_the_replies_of_a_batch_after_the_first_difference(
+    cases: list[dict[str, JSON]],
+) -> None:
+    # The liar's difference is in the fourth reply (started, the state before any act, the
+    # first act's ok, the state after it): the batch carried 55 requests, so 51 replies came
+    # after the difference, received but never compared; one by one, they are never sent.
+    case = next(c for c in cases if c["id"] == SCORED)
+    (outcome,) = run_suite([case], _BatchOnlyLies, trace=True).outcomes
+    assert outcome.status == "failed"
+    assert outcome.trace is not None
+    received = [exchange for exchange in outcome.trace if not exchange.sent]
+    assert len(received) == 55
+    assert [exchange.compared for exchange in received] == [True] * 4 + [False] * 51
+    assert all(exchange.compared for exchange in outcome.trace if exchange.sent)
+    shown = summary_text(run_suite([case], _BatchOnlyLies, trace=True))
+    assert shown.count("< (not compared) ") == 51
+    assert {"received": received[-1].text, "compared": False} == received[-1].to_json()
 
 
 class _ShortBatch(_TamperedBatch):

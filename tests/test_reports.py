@@ -239,6 +239,23 @@ def test_merge_refuses_shards_missing_twice_or_of_another_run(
     assert "not a shard" in capsys.readouterr().err
 
 
+def _traced(trace: list[dict[str, JSON]]) -> list[str]:
+    """A report whose one case, failed, carries ``trace``."""
+    records = [_header(), {**_failed("c2", ["play.match-end"]), "trace": trace}]
+    return [json.dumps(r) for r in [*records, _footer(records[1:])]]
+
+
+def test_a_trace_with_replies_never_compared_is_read_back(tmp_path: Path) -> None:
+    trace: list[dict[str, JSON]] = [
+        {"sent": '{"type": "state"}'},
+        {"received": "{}", "compared": False},
+    ]
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(line + "\n" for line in _traced(trace)))
+    assert main(["conformance", "summary", str(path)]) == 0  # the summary reads it
+    assert read_report(path).cases[0]["trace"] == trace
+
+
 @pytest.mark.parametrize(
     ("lines", "words"),
     [
@@ -254,6 +271,10 @@ def test_merge_refuses_shards_missing_twice_or_of_another_run(
         ([json.dumps(_header(shard=[1, 2]))], ":1: 'shard' has the wrong type"),
         ([json.dumps(_header(shard={"index": 3, "count": 2}))], ":1: shard 3 of 2 does not"),
         ([json.dumps(_header()), json.dumps({**_footer([]), "verdict": 1})], ":2: 'verdict'"),
+        # Only a reply can be marked as never compared, and only with false.
+        (_traced([{"sent": "{}", "compared": False}]), "messages sent and received"),
+        (_traced([{"received": "{}", "compared": True}]), "messages sent and received"),
+        (_traced([{"received": "{}", "sent": "{}"}]), "messages sent and received"),
     ],
 )
 def test_a_bad_report_is_one_located_line_and_status_2(

@@ -131,39 +131,79 @@ class Exchange:
 
     sent: bool
     text: str
+    compared: bool = True
+    """Whether the runner read the reply: a batch's replies after the first difference (or
+    the first error) were received, never compared."""
 
     @classmethod
-    def of(cls, *, sent: bool, message: JSON) -> Exchange:
+    def of(cls, *, sent: bool, message: JSON, compared: bool = True) -> Exchange:
         """The message as the trace keeps it."""
         text = json_escaped(json.dumps(message, ensure_ascii=False))
         if len(text) > TRACE_SHOWN:
             text = f"{text[:TRACE_SHOWN]}... ({len(text)} characters)"
-        return cls(sent, text)
+        return cls(sent, text, compared)
 
-    def to_json(self) -> dict[str, str]:
-        """The report's form: ``{"sent": TEXT}`` or ``{"received": TEXT}``."""
-        return {"sent" if self.sent else "received": self.text}
+    def to_json(self) -> dict[str, JSON]:
+        """The report's form: ``{"sent": TEXT}`` or ``{"received": TEXT}``, with
+        ``"compared": false`` for a reply the runner never read."""
+        shown: dict[str, JSON] = {"sent" if self.sent else "received": self.text}
+        if not self.compared:
+            shown["compared"] = False
+        return shown
 
     def describe(self) -> str:
-        """One line for the terminal: ``>`` sent, ``<`` received."""
-        return f"{'>' if self.sent else '<'} {printable(self.text)}"
+        """One line for the terminal: ``>`` sent, ``<`` received, ``<`` and ``(not compared)``
+        for a reply the runner never read."""
+        unread = "" if self.compared else "(not compared) "
+        return f"{'>' if self.sent else '<'} {unread}{printable(self.text)}"
+
+
+class _Read(list[JSON]):
+    """A batch's replies, noting how many the runner has read: it reads them in order and
+    stops at the first difference or error, so the rest were received but never compared."""
+
+    read = 0
+
+    def __iter__(self) -> Iterator[JSON]:
+        for self.read, reply in enumerate(super().__iter__(), start=1):
+            yield reply
+
+
+class _Trace:
+    """The messages of one case, in order (``--trace``): the messages themselves, turned into
+    text only for a case that fails. A ``batch`` and its reply are kept as the requests and
+    replies they carry, each reply after its request, unless the reply does not hold one reply
+    per request."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[bool, JSON]] = []
+        self.batches: list[tuple[int, _Read]] = []
+        """Where in :attr:`messages` each batch's first request is, and its replies."""
+
+    def exchanges(self) -> tuple[Exchange, ...]:
+        """The messages as the trace keeps them, the replies never read marked."""
+        unread: set[int] = set()
+        for at, replies in self.batches:
+            unread.update(range(at + 2 * replies.read + 1, at + 2 * len(replies), 2))
+        return tuple(
+            Exchange.of(sent=sent, message=message, compared=number not in unread)
+            for number, (sent, message) in enumerate(self.messages)
+        )
 
 
 class _Recorded:
-    """An engine whose requests and replies are kept in ``log``, in order (``--trace``): the
-    messages themselves, turned into text only for a case that fails. A ``batch`` and its
-    reply are kept as the requests and replies they carry, each reply after its request,
-    unless the reply does not hold one reply per request."""
+    """An engine whose requests and replies are kept in a :class:`_Trace`."""
 
-    def __init__(self, engine: Engine, log: list[tuple[bool, JSON]]) -> None:
+    def __init__(self, engine: Engine, trace: _Trace) -> None:
         self.engine = engine
-        self.log = log
+        self.trace = trace
 
     def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        log = self.trace.messages
         try:
             reply = self.engine.request(message)
         except EngineError:
-            self.log.append((True, message))
+            log.append((True, message))
             raise
         requests, replies = message.get("requests"), reply.get("replies")
         if (
@@ -172,10 +212,12 @@ class _Recorded:
             and isinstance(replies, list)
             and len(requests) == len(replies)
         ):
+            read = _Read(replies)
+            self.trace.batches.append((len(log), read))
             for pair in zip(requests, replies, strict=True):
-                self.log += [(True, pair[0]), (False, pair[1])]
-        else:
-            self.log += [(True, message), (False, reply)]
+                log += [(True, pair[0]), (False, pair[1])]
+            return {**reply, "replies": read}
+        log += [(True, message), (False, reply)]
         return reply
 
     def close(self) -> None:
@@ -861,7 +903,7 @@ class _Jobs:
             while (index := self._claim()) is not None:
                 case = self.cases[index]
                 began = time.perf_counter()
-                log: list[tuple[bool, JSON]] | None = [] if self.trace else None
+                trace = _Trace() if self.trace else None
                 try:
                     if current is None:
                         current = self._start()
@@ -870,7 +912,7 @@ class _Jobs:
                         self.done.put((-1, current[1]))
                     engine, info = current
                     checked = [level for level in info.levels if level in self.wanted]
-                    played = engine if log is None else _Recorded(engine, log)
+                    played = engine if trace is None else _Recorded(engine, trace)
                     outcome = run_case(played, info, case, checked, requested=self.requested)
                 except EngineError as error:
                     if current is not None:
@@ -884,9 +926,8 @@ class _Jobs:
                         message=str(error),
                         rule_ids=tuple(case["rule_ids"]),
                     )
-                if log is not None and outcome.status in ("failed", "errored"):
-                    kept = tuple(Exchange.of(sent=sent, message=m) for sent, m in log)
-                    outcome = attrs.evolve(outcome, trace=kept)
+                if trace is not None and outcome.status in ("failed", "errored"):
+                    outcome = attrs.evolve(outcome, trace=trace.exchanges())
                 self.done.put((index, outcome))
         except BaseException as error:  # the main thread raises it
             if not self.stop.is_set():

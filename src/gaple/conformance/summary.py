@@ -169,12 +169,15 @@ def _check_case(record: dict[str, JSON], where: str) -> None:
 
 def _exchange(entry: JSON) -> bool:
     """Whether ``entry`` is one message of a trace: ``{"sent": TEXT}`` or
-    ``{"received": TEXT}``."""
+    ``{"received": TEXT}``, a reply never read with ``"compared": false``."""
+    if not isinstance(entry, dict):
+        return False
+    texts = {key: value for key, value in entry.items() if key != "compared"}
     return (
-        isinstance(entry, dict)
-        and len(entry) == 1
-        and set(entry) <= {"sent", "received"}
-        and all(isinstance(text, str) for text in entry.values())
+        len(texts) == 1
+        and set(texts) <= {"sent", "received"}
+        and all(isinstance(text, str) for text in texts.values())
+        and ("compared" not in entry or (entry["compared"] is False and "received" in entry))
     )
 
 
