@@ -30,7 +30,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict
-	MYPYPATH=examples/engine $(BIN)/mypy --strict examples/pytest_project/*.py
+	$(BIN)/mypy --strict examples/pytest_project/*.py
 
 # One worker per core (CI has two), each taking the next test when it is free: the ci
 # profile's long properties would otherwise leave a core idle for most of an hour.
