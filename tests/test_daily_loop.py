@@ -250,6 +250,44 @@ def test_known_divergences_pass_and_a_new_failure_fails_naming_it(
     )
 
 
+def test_the_report_keeps_the_judgement_and_the_summary_shows_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: the report of a run that passed against its expectations said only "does not
+    # conform", and neither its summary nor its HTML page said the failures were known.
+    written = tmp_path / "expected.json"
+    argv = [*RUN, "--impl", WRONG_END, *BOTH_OUTS]
+    assert main([*argv, "--write-expectations", str(written)]) == 1
+    listed = json.loads(written.read_text(encoding="utf-8"))["cases"]
+    del listed["end-out-by-placing"]  # now a new failure (test above)
+    fewer = _expectations(tmp_path / "fewer.json", listed)
+    shards = [tmp_path / f"r{index}.jsonl" for index in (1, 2)]
+    for index, report in enumerate(shards, start=1):
+        shard = ["--shard", f"{index}/2", "--report", str(report)]
+        main([*argv, *shard, "--expectations", str(fewer)])
+    merged = tmp_path / "merged.jsonl"
+    assert main(["conformance", "merge", *map(str, shards), "--out", str(merged)]) == 0
+    (footer,) = [r for r in _records(merged) if r["type"] == "footer"]
+    assert footer["expectations"] == {
+        "file": str(fewer),
+        "held": sorted(listed),
+        "new": ["end-out-by-placing"],
+        "unexpected": [],
+    }
+    capsys.readouterr()
+    page = tmp_path / "r.html"
+    assert main(["conformance", "summary", str(merged), "--html", str(page)]) == 0
+    said = f"expectations {fewer}: {len(listed)} known divergence"
+    assert f"{said}{'s' * (len(listed) != 1)} as listed, 1 new failure, 0 unexpected passes" in (
+        capsys.readouterr().out
+    )
+    assert said in page.read_text(encoding="utf-8")
+    # Shards held against different files are not one run.
+    main([*argv, "--shard", "2/2", "--report", str(shards[1]), "--expectations", str(written)])
+    assert main(["conformance", "merge", *map(str, shards), "--out", str(merged)]) == 2
+    assert "its expectations differ" in capsys.readouterr().err
+
+
 def test_junit_shows_known_divergences_as_skipped_and_a_new_failure_as_a_failure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

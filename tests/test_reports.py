@@ -245,6 +245,11 @@ def _traced(trace: list[dict[str, JSON]]) -> list[str]:
     return [json.dumps(r) for r in [*records, _footer(records[1:])]]
 
 
+def _judged(expectations: JSON) -> list[str]:
+    """A report of no case whose footer carries ``expectations``."""
+    return [json.dumps(_header()), json.dumps({**_footer([]), "expectations": expectations})]
+
+
 def test_a_trace_with_replies_never_compared_is_read_back(tmp_path: Path) -> None:
     trace: list[dict[str, JSON]] = [
         {"sent": '{"type": "state"}'},
@@ -275,6 +280,10 @@ def test_a_trace_with_replies_never_compared_is_read_back(tmp_path: Path) -> Non
         (_traced([{"sent": "{}", "compared": False}]), "messages sent and received"),
         (_traced([{"received": "{}", "compared": True}]), "messages sent and received"),
         (_traced([{"received": "{}", "sent": "{}"}]), "messages sent and received"),
+        # A footer's judgement against an expectations file: the file and three lists of IDs.
+        (_judged(1), ":2: expectations is not an object"),
+        (_judged({"file": "e.json", "held": [], "new": []}), "expectations: no 'unexpected'"),
+        (_judged({"file": "e.json", "held": [3], "new": [], "unexpected": []}), "case IDs"),
     ],
 )
 def test_a_bad_report_is_one_located_line_and_status_2(

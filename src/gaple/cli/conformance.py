@@ -530,8 +530,9 @@ def _run_reported(
     if signals.received is not None:
         summary = attrs.evolve(summary, interrupted=True)
     progress.finish()
-    unwritten = None if report is None else _end_report(report, summary, args.report)
     judgement = None if expected is None else judge(expected, summary.outcomes)
+    held = None if judgement is None else (args.expectations, judgement)
+    unwritten = None if report is None else _end_report(report, summary, args.report, held)
     if args.junit is not None:
         _write_junit(args, summary, impl, judgement)
     for failure in (refused, unwritten):
@@ -589,10 +590,16 @@ def _write_expectations(
     print(f"gaple conformance: wrote {path} ({listed} listed)", file=sys.stderr)
 
 
-def _end_report(report: JsonLinesReport, summary: Summary, path: Path) -> UsageError | None:
-    """Write the footer and close the report; the error to end the run with if a write of
-    the report failed (after the JUnit file is written)."""
-    report.footer(summary)
+def _end_report(
+    report: JsonLinesReport,
+    summary: Summary,
+    path: Path,
+    held: tuple[Path, Judgement] | None,
+) -> UsageError | None:
+    """Write the footer (with the judgement of ``--expectations``) and close the report; the
+    error to end the run with if a write of the report failed (after the JUnit file is
+    written)."""
+    report.footer(summary, held)
     report.close()
     if report.failed is None:
         return None

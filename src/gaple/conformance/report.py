@@ -146,19 +146,27 @@ class JsonLinesReport:
         self.header(None)
         self._write(outcome.to_json())
 
-    def footer(self, summary: Summary) -> None:
-        """Write the footer."""
+    def footer(self, summary: Summary, held: tuple[Path, Judgement] | None = None) -> None:
+        """Write the footer; with ``held`` (an expectations file and the run's judgement
+        against it, ``--expectations``), which cases it holds as known, new or passing."""
         self.header(summary.engine)
-        self._write(
-            {
-                "type": "footer",
-                "counts": {s: summary.count(s) for s in STATUSES},
-                "seconds": round(summary.seconds, 3),
-                "stopped_early": summary.stopped_early,
-                "interrupted": summary.interrupted,
-                "verdict": summary.verdict,
+        footer: dict[str, Any] = {
+            "type": "footer",
+            "counts": {s: summary.count(s) for s in STATUSES},
+            "seconds": round(summary.seconds, 3),
+            "stopped_early": summary.stopped_early,
+            "interrupted": summary.interrupted,
+            "verdict": summary.verdict,
+        }
+        if held is not None:
+            path, judgement = held
+            footer["expectations"] = {
+                "file": str(path),
+                "held": list(judgement.held),
+                "new": [outcome.case for outcome, _ in judgement.new],
+                "unexpected": [outcome.case for outcome, _ in judgement.unexpected],
             }
-        )
+        self._write(footer)
 
 
 def _engine_json(engine: EngineInfo) -> dict[str, Any]:

@@ -110,6 +110,40 @@ def _need(record: dict[str, JSON], key: str, kinds: tuple[type, ...], where: str
     return value
 
 
+def _check_expectations(held: JSON, where: str) -> None:
+    """A footer's ``expectations``: the file, and the case IDs it holds as known (listed and
+    ended so), as new failures, and as unexpected passes."""
+    where = f"{where}: expectations"
+    if not isinstance(held, dict):
+        msg = f"{where} is not an object"
+        raise BadReport(msg)
+    _need(held, "file", (str,), where)
+    for key in _JUDGED:
+        ids = _need(held, key, (list,), where)
+        if not all(isinstance(case, str) for case in ids):
+            msg = f"{where}: {key!r} holds something other than case IDs"
+            raise BadReport(msg)
+
+
+_JUDGED = ("held", "new", "unexpected")
+"""The lists of case IDs of a footer's ``expectations``."""
+
+
+def expectations_line(report: Report) -> str | None:
+    """How the report's run ended against its expectations file, in one line; ``None`` when
+    it was given none."""
+    held = report.footer.get("expectations")
+    if held is None:
+        return None
+    known, new, unexpected = (len(held[key]) for key in _JUDGED)
+    return (
+        f"expectations {printable(held['file'], limit=200)}: "
+        f"{counted(known, 'known divergence')} as listed, {counted(new, 'new failure')}, "
+        f"{counted(unexpected, 'unexpected pass', 'unexpected passes')}"
+        + ("" if new or unexpected else ": as expected")
+    )
+
+
 def _check_shard(record: dict[str, JSON], where: str) -> None:
     """The ``shard`` of a run's header or a fuzz report: ``index`` of ``count``, one that exists."""
     shard = _need(record, "shard", (dict,), where)
@@ -213,6 +247,8 @@ def read_report(path: Path) -> Report:
                     counts = _need(record, "counts", (dict,), where)
                     _need(record, "verdict", (str,), where)
                     _need(record, "seconds", (int, float), where)
+                    if "expectations" in record:
+                        _check_expectations(record["expectations"], where)
                     found = Counter(case["status"] for case in cases)
                     if any(counts.get(status) != found[status] for status in STATUSES):
                         msg = (
@@ -272,11 +308,13 @@ def _shown_id(rule_id: str) -> str:
 
 def matrix_text(reports: Sequence[Report]) -> str:
     """The matrix as a table for the terminal: engines numbered above, four columns each."""
-    lines = [
-        f"[{n}] {report.label}: {printable(report.footer.get('verdict', '?'), limit=40)} "
-        f"({printable(report.path)})"
-        for n, report in enumerate(reports, start=1)
-    ]
+    lines = []
+    for n, report in enumerate(reports, start=1):
+        verdict = printable(report.footer.get("verdict", "?"), limit=40)
+        lines.append(f"[{n}] {report.label}: {verdict} ({printable(report.path)})")
+        held = expectations_line(report)
+        if held is not None:
+            lines.append(f"    {held}")
     rows = rule_rows(reports)
     width = max(len(_shown_id(rule_id)) for rule_id in rows)
     cell = 8
@@ -396,6 +434,21 @@ def merge(reports: Sequence[Report]) -> list[dict[str, JSON]]:
         if bad
         else ("conforms" if counts["passed"] else "nothing checked"),
     }
+    # Each case was judged in its own shard: the lists join, in the run's order of cases.
+    held = first.footer.get("expectations", {}).get("file")
+    for shard in shards:
+        if shard.footer.get("expectations", {}).get("file") != held:
+            msg = f"{shard.path}: not from the same run as {first.path} (its expectations differ)"
+            raise BadReport(msg)
+    if held is not None:
+        order = {case["case"]: k for k, case in enumerate(ordered)}
+        footer["expectations"] = {"file": first.footer["expectations"]["file"]} | {
+            key: sorted(
+                (case for shard in shards for case in shard.footer["expectations"][key]),
+                key=lambda case: order.get(case, len(order)),
+            )
+            for key in _JUDGED
+        }
     return [header, *ordered, footer]
 
 
@@ -586,7 +639,9 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
     sections = [_engine_section(n, r, order, docs) for n, r in enumerate(reports, start=1)]
     head = "".join(
         f'<th colspan="4" data-engine="{n}">[{n}] {_e(r.label)}<br>'
-        f"<small>{_e(r.footer.get('verdict', '?'))}; {_e(r.path)}</small></th>"
+        f"<small>{_e(r.footer.get('verdict', '?'))}; {_e(r.path)}</small>"
+        + ("" if (held := expectations_line(r)) is None else f"<br><small>{_e(held)}</small>")
+        + "</th>"
         for n, r in enumerate(reports, start=1)
     )
     names = "".join(f"<th>{status}</th>" for status in STATUSES) * len(reports)
