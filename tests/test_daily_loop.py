@@ -224,13 +224,19 @@ def _expectations(path: Path, cases: dict[str, JSON]) -> Path:
 BOTH_OUTS = ["--case", "end-out-by-placing", "--case", "end-out-by-discarding"]
 
 
-def test_known_divergences_pass_and_a_new_failure_fails_naming_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _written_by_wrong_end(tmp_path: Path) -> tuple[Path, list[str], dict[str, JSON]]:
+    """The expectations file a run of wrong-end on both outs writes, that run's arguments, and
+    the file's entries."""
     written = tmp_path / "expected.json"
     argv = [*RUN, "--impl", WRONG_END, *BOTH_OUTS]
     assert main([*argv, "--write-expectations", str(written)]) == 1
-    cases = json.loads(written.read_text(encoding="utf-8"))["cases"]
+    return written, argv, json.loads(written.read_text(encoding="utf-8"))["cases"]
+
+
+def test_known_divergences_pass_and_a_new_failure_fails_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    written, argv, cases = _written_by_wrong_end(tmp_path)
     assert f"wrote {written} ({len(cases)} cases listed)" in capsys.readouterr().err
     # end-out-by-placing fails at step 7 (test_trace_shows_the_failing_request_and_reply).
     assert cases["end-out-by-placing"]["status"] == "failed"
@@ -255,10 +261,7 @@ def test_the_report_keeps_the_judgement_and_the_summary_shows_it(
 ) -> None:
     # Before: the report of a run that passed against its expectations said only "does not
     # conform", and neither its summary nor its HTML page said the failures were known.
-    written = tmp_path / "expected.json"
-    argv = [*RUN, "--impl", WRONG_END, *BOTH_OUTS]
-    assert main([*argv, "--write-expectations", str(written)]) == 1
-    listed = json.loads(written.read_text(encoding="utf-8"))["cases"]
+    written, argv, listed = _written_by_wrong_end(tmp_path)
     del listed["end-out-by-placing"]  # now a new failure (test above)
     fewer = _expectations(tmp_path / "fewer.json", listed)
     shards = [tmp_path / f"r{index}.jsonl" for index in (1, 2)]
