@@ -219,14 +219,14 @@ def _shallow_and_short(raw: bytes) -> bool:
     number's characters; else as :func:`_within` finds."""
     if raw.count(b"[") + raw.count(b"{") > _FEW_BRACKETS:
         return _within(raw, LIMITS)
-    return _NUMBER_RUN not in raw.translate(_NUMBERS_ONLY)
+    # _within's table, nothing dropped: a number's characters become a run of 0s, and no
+    # other character is a 0.
+    return _NUMBER_RUN not in raw.translate(_KEPT)
 
 
 _FEW_BRACKETS = 500
 """Brackets in a reply that cannot nest as deep as json.loads gives up (about 1,000 levels
 less the caller's frames)."""
-_NUMBERS_ONLY = bytes(48 if c in _NUMBER_CHARACTERS else 32 for c in range(256))
-"""A translation table: each character a number token may hold to 0, any other to a space."""
 
 
 def _compiled_decoder() -> tuple[Callable[[bytes], Any], Callable[[Any], bytes]] | None:
@@ -244,8 +244,8 @@ _EXACT_NUMBER = 19
 """The longest number :func:`_within` clears: orjson reads an integer past 64 bits (20 digits
 may be) as a float, where json.loads keeps it exact."""
 _NUMBER_RUN = b"0" * (_EXACT_NUMBER + 1)
-"""A run of characters too long for :func:`loads` to leave to orjson, once translated by
-:data:`_NUMBERS_ONLY`."""
+"""A run of a number's characters too long for :func:`loads` to leave to orjson, once
+translated by :data:`_KEPT`."""
 _UNDECIDED = object()
 """What :func:`_decoded_quickly` returns when json.loads must decide."""
 
