@@ -189,8 +189,14 @@ def _options(
     pick("first_lead", _LEAD_RULES)
     pick("later_lead", _LEAD_RULES)
     tiles = _ban_candidates(base.max_pip)
-    fewest, most = _BAN_SIZES.get(aim.get("forbidden_leads", frozenset()), (0, 3))
-    pick("forbidden_leads", [frozenset(rng.sample(tiles, rng.randint(fewest, most)))])
+    # Of 0 to 3 tiles, the sizes of a ban whose label the aim allows (all when none does).
+    banned = aim.get("forbidden_leads")
+    sizes = [
+        n
+        for n in range(4)
+        if banned is None or option_label("forbidden_leads", frozenset(tiles[:n])) in banned
+    ] or [0, 3]
+    pick("forbidden_leads", [frozenset(rng.sample(tiles, rng.randint(sizes[0], sizes[-1])))])
     # Half the four-seat hands are played in pairs, whose scoring has the most rare paths
     # (all of them when the aim is a settlement only pairs have).
     pairs = aim.get("settlement") == frozenset({"partnership"})
@@ -225,8 +231,6 @@ _LEAD_RULES = tuple(LeadRule)
 _CHALLENGE_TIES = tuple(ChallengeTie)
 _STAKE_BASES = tuple(StakeBase)
 _FLAGS = (False, True)
-_BAN_SIZES = {frozenset({"none"}): (0, 0), frozenset({"some"}): (1, 3)}
-"""How many tiles a ban holds when the aim allows only no ban, or only some."""
 _TEAM_SETTLEMENTS = (Settlement.PARTNERSHIP, Settlement.PER_HAND)
 _SEAT_SETTLEMENTS = tuple(s for s in Settlement if s is not Settlement.PARTNERSHIP)
 
