@@ -16,7 +16,7 @@ from gaple.conformance.cases import LEVELS, STATUSES
 from gaple.conformance.escape import printable
 from gaple.conformance.expectations import Judgement, ended
 from gaple.conformance.runner import CaseOutcome, EngineInfo, Summary
-from gaple.conformance.summary import counted, docs_link
+from gaple.conformance.summary import counted, docs_link, judged_counts
 
 __all__ = ["JsonLinesReport", "Progress", "judgement_text", "junit_xml", "summary_text"]
 
@@ -244,11 +244,8 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
 def judgement_text(judgement: Judgement, path: Path) -> str:
     """The lines that hold a run against its expectations file: the count of each kind, then
     every new failure and every unexpected pass by name."""
-    rows = [
-        f"expectations {path}: {counted(len(judgement.held), 'known divergence')} as listed, "
-        f"{counted(len(judgement.new), 'new failure')}, "
-        f"{counted(len(judgement.unexpected), 'unexpected pass', 'unexpected passes')}"
-    ]
+    held, new, unexpected = judgement.held, judgement.new, judgement.unexpected
+    rows = [judged_counts(str(path), len(held), len(new), len(unexpected))]
     for outcome, entry in judgement.new:
         listed = "not listed" if entry is None else f"listed as {entry.status}"
         said = printable(outcome.detail(), limit=_SHOWN)

@@ -136,11 +136,16 @@ def expectations_line(report: Report) -> str | None:
     if held is None:
         return None
     known, new, unexpected = (len(held[key]) for key in _JUDGED)
+    counts = judged_counts(printable(held["file"], limit=200), known, new, unexpected)
+    return counts + ("" if new or unexpected else ": as expected")
+
+
+def judged_counts(path: str, known: int, new: int, unexpected: int) -> str:
+    """The line that counts how a run ended against the expectations file at ``path``."""
     return (
-        f"expectations {printable(held['file'], limit=200)}: "
-        f"{counted(known, 'known divergence')} as listed, {counted(new, 'new failure')}, "
+        f"expectations {path}: {counted(known, 'known divergence')} as listed, "
+        f"{counted(new, 'new failure')}, "
         f"{counted(unexpected, 'unexpected pass', 'unexpected passes')}"
-        + ("" if new or unexpected else ": as expected")
     )
 
 
