@@ -71,6 +71,16 @@ def test_tile_conservation_at_every_state(game: Playout) -> None:
 
 
 @given(games())
+def test_sizes_and_counts_are_the_tiles_each_seat_holds_and_discarded(game: Playout) -> None:
+    for state in game.states:
+        seats = range(game.rules.players)
+        assert state.hand_sizes == tuple(len(state.hand(seat)) for seat in seats)
+        assert state.discard_counts == tuple(len(state.discards(seat)) for seat in seats)
+        assert [state.hand_size(s) for s in seats] == [len(state.hand(s)) for s in seats]
+        assert [state.discard_count(s) for s in seats] == [len(state.discards(s)) for s in seats]
+
+
+@given(games())
 def test_end_matching_at_every_state(game: Playout) -> None:
     for state in game.states:
         check_end_matching(state)

@@ -260,11 +260,21 @@ class State:
 
     def hand_size(self, seat: int) -> int:
         """How many tiles ``seat`` holds."""
-        return self.hand_masks[seat].bit_count()
+        return self.hand_sizes[seat]
 
     def discard_count(self, seat: int) -> int:
         """How many tiles ``seat`` discarded."""
-        return self.discard_masks[seat].bit_count()
+        return self.discard_counts[seat]
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many tiles each seat holds, seat by seat."""
+        return tuple(map(int.bit_count, self.hand_masks))
+
+    @property
+    def discard_counts(self) -> tuple[int, ...]:
+        """How many tiles each seat discarded, seat by seat."""
+        return tuple(map(int.bit_count, self.discard_masks))
 
     def line_tiles(self) -> tuple[Tile, ...]:
         """The tiles in the line, from left to right."""

@@ -109,15 +109,14 @@ def observe(
 
     ``legal`` is in :func:`gaple.state.legal_moves` order but compared as a set.
     """
-    players = range(state.rules.players)
     ends = state.ends
     return {
         "to_act": state.to_act,
         "line": list(map(list, state.line)),
         "ends": None if ends is None else list(ends),
         "legal": list(map(move_text, legal(state))),
-        "hand_sizes": list(map(state.hand_size, players)),
-        "discard_counts": list(map(state.discard_count, players)),
+        "hand_sizes": list(state.hand_sizes),
+        "discard_counts": list(state.discard_counts),
         "ending": None if state.ending is None else state.ending.value,
     }
 
