@@ -34,7 +34,7 @@ from gaple.state import apply, new_hand, parse_move
 from mutants import write_mutant_adapter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_conformance import _LateBlock, _NoHandOver, _PassAnyTime
+from test_conformance import _LateBlock, _Mutant, _NoHandOver, _PassAnyTime
 
 jsonschema: Any = importlib.import_module("jsonschema")
 
@@ -52,6 +52,42 @@ def test_the_spec_never_disagrees_with_itself(preset: str | None) -> None:
     # that leave a 4 x 7 deal nothing to lead), and is not drawn as a hand at all.
     assert report.skipped == 0
     assert report.played > 20
+
+
+def test_a_case_left_unannotated_checks_all_the_annotated_one_checks() -> None:
+    ended = 0
+    for number in range(30):
+        draw = draw_hand(0, number, list(PRESETS), {})
+        if draw is None:
+            continue
+        hand = play_draw(draw)
+        full, bare = case_of(hand, 0), case_of(hand, 0, annotated=False)
+        assert set(full) - set(bare) == {"rule_ids", "features"}
+        del full["rule_ids"], full["features"]
+        if full["result"] is not None:
+            ended += 1
+            assert full["result"].pop("rules")  # an ended hand always names rules
+        assert bare == full
+    assert ended > 20
+
+
+class _RankUnnamed(_Mutant):
+    """Counts and scores as the spec does, but never names score.rank among its result's
+    rules: a defect only the ``rules`` level sees."""
+
+    def mutate(self, request: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
+        if request["type"] == "result":
+            reply["rules"] = [rule for rule in reply["rules"] if rule != "score.rank"]
+        return reply
+
+
+def test_an_engine_checked_on_rule_ids_has_every_result_s_rules_compared() -> None:
+    # The fuzzer leaves the rules behind a result out of the cases it runs on an engine not
+    # checked at the rules level; the reference engine is, so they must be in: every hand
+    # that ends ranks its seats.
+    found = fuzz(_RankUnnamed, "domino4d", examples=5, seed=1, shrink_seconds=1).finding
+    assert found is not None
+    assert found.outcome.rule == "score.rank"
 
 
 @pytest.mark.parametrize(
@@ -219,6 +255,14 @@ def test_the_fuzzer_finds_a_rare_seeded_bug_with_a_small_budget() -> None:
     assert report.finding is not None
     assert report.finding.outcome.rule == "partner.challenge-tie"
     assert report.counts["challenge=tied"] >= 1
+    # The example engine is not checked on rule IDs, so its hands ran as cases without their
+    # annotations (rule IDs, tags, the result's rules); the case reported has them all.
+    found = report.finding
+    jsonschema.validate(found.case, case_schema())
+    assert "partner.challenge-tie" in found.case["rule_ids"]
+    assert found.outcome.rule_ids == tuple(found.case["rule_ids"])
+    assert found.case["result"]["rules"]
+    assert "features" in found.case
 
 
 RARE_BUGS = (

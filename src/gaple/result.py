@@ -207,8 +207,10 @@ def score_position(pos: Position) -> HandResult:
     return result_of(reckon(pos))
 
 
-def result_of(reckoning: Reckoning) -> HandResult:
-    """The result of a reckoned hand, with the notes worded from the reckoning's facts."""
+def result_of(reckoning: Reckoning, *, worded: bool = True) -> HandResult:
+    """The result of a reckoned hand, with the notes worded from the reckoning's facts; with
+    none when not ``worded`` (what checks counts and points alone needs: wording the notes
+    costs as much as the rest)."""
     return HandResult(
         position=reckoning.position,
         counts=tuple(c.count for c in reckoning.counts),
@@ -217,7 +219,7 @@ def result_of(reckoning: Reckoning) -> HandResult:
         winning_team=reckoning.winning_team,
         points=reckoning.points,
         replay=reckoning.replay,
-        notes=_notes(reckoning),
+        notes=_notes(reckoning) if worded else (),
     )
 
 

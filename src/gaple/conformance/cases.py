@@ -390,14 +390,18 @@ def assemble_case(
     result: HandResult | None,
     legal: Callable[[State], tuple[Move, ...]] = legal_moves,
     situation: Mapping[str, str] | None = None,
+    annotated: bool = True,
 ) -> dict[str, JSON]:
     """The case of a hand already played: from ``start`` through ``played``, with the
     reference's ``result`` of its end (``None`` while it goes on), the legal moves listed
     by ``legal`` and the hand's ``situation`` (its features, worked out when not given).
     :func:`build_case` plays a scenario and checks it first; the fuzzer, which plays its own
-    hands, assembles them directly."""
+    hands, assembles them directly.
+
+    A case not ``annotated`` leaves out what only its readers need: its ``rule_ids``, its
+    ``features`` and the ``rules`` of its result (so ``result`` need not be worded). It can
+    be run on an engine not checked at the ``rules`` level, never written out."""
     rules, deal, first_hand = start.rules, start.deal, start.first_hand
-    exercised = _exercised(start, played, result)
     rules_json = rules_to_json(rules)
     final = played[-1].after if played else start
     if situation is None:
@@ -408,7 +412,7 @@ def assemble_case(
         "id": case_id,
         "topic": topic,
         "description": description,
-        "rule_ids": sorted(exercised),
+        "rule_ids": sorted(_exercised(start, played, result)) if annotated else None,
         "levels": [],
         "variant": {
             "preset": find_preset(preset).name,
@@ -421,10 +425,14 @@ def assemble_case(
         "steps": [_step_json(p, legal) for p in played],
         "result": None if result is None else result_fields(result),
         "situation": dict(situation),
-        "features": tags_of(rules_json, situation),
+        "features": tags_of(rules_json, situation) if annotated else None,
     }
     steps = [(p.action.move, None if p.error is None else p.error.code) for p in played]
     case["levels"] = _levels(steps, ended=final.ending is not None, result=result is not None)
+    if not annotated:
+        del case["rule_ids"], case["features"]
+        if result is not None:
+            del case["result"]["rules"]
     return case
 
 

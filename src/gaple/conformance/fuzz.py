@@ -200,12 +200,16 @@ class Unsupported(Exception):
     """The engine declined every hand drawn: nothing was compared."""
 
 
-def _case(hand: Hand, seed: int, steps: int | None = None) -> dict[str, JSON]:
-    """The hand as a case, cut after ``steps`` steps when given; its ID ends with a digest of
-    what makes the hand (variant, deal, actions, first hand), taken from the case's own JSON."""
+def _case(
+    hand: Hand, seed: int, steps: int | None = None, *, annotated: bool = True
+) -> dict[str, JSON]:
+    """The hand as a case (:func:`~gaple.conformance.cases.assemble_case`, ``annotated`` or
+    not), cut after ``steps`` steps when given; its ID ends with a digest of what makes the
+    hand (variant, deal, actions, first hand), taken from the case's own JSON."""
     draw = hand.draw
     played = hand.played if steps is None else hand.played[:steps]
     final = played[-1].after if played else hand.start
+    reckoning = None if final.ending is None else _reckoning(hand, final)
     case = assemble_case(
         case_id="fuzz",
         topic="fuzz",
@@ -214,9 +218,10 @@ def _case(hand: Hand, seed: int, steps: int | None = None) -> dict[str, JSON]:
         overrides=draw.changed,
         start=hand.start,
         played=played,
-        result=None if final.ending is None else result_of(_reckoning(hand, final)),
+        result=None if reckoning is None else result_of(reckoning, worded=annotated),
         legal=hand.legal,
         situation=hand.situation if final is hand.final else None,
+        annotated=annotated,
     )
     actions = [step["action"] for step in case["steps"]]
     key = [case["variant"], case["deal"], actions, case["first_hand"]]
@@ -335,16 +340,24 @@ class _Run:
         return outcome
 
     def attempt(self, hand: Hand, steps: int | None = None) -> tuple[CaseOutcome, dict[str, JSON]]:
-        case = _case(hand, self.seed, steps)
         current, info = self.engine()
+        # Most hands pass: their case is annotated (rule IDs, tags, the rules behind the
+        # result: a tenth of the fuzzer's time) only when the engine is checked on the rules
+        # or fails the case, which is then reported.
+        annotated = "rules" in info.levels
+        case = _case(hand, self.seed, steps, annotated=annotated)
         try:
-            return run_case(current, info, case, info.levels), case
+            outcome = run_case(current, info, case, info.levels)
         except EngineError as error:
             self.close()
             failure = CaseOutcome(
                 case=case["id"], topic="fuzz", status="errored", seconds=0.0, message=str(error)
             )
             return failure, case
+        if outcome.status == "failed" and not annotated:
+            case = _case(hand, self.seed, steps)
+            outcome = attrs.evolve(outcome, rule_ids=tuple(case["rule_ids"]))
+        return outcome, case
 
     def report(self) -> FuzzReport:
         return FuzzReport(

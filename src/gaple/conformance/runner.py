@@ -421,7 +421,8 @@ def run_case(
     began = time.perf_counter()
     checked = tuple(level for level in LEVELS if level in set(levels))
     needs = [level for level in case["levels"] if level in PLAYING_LEVELS]
-    base = {"case": case["id"], "topic": case["topic"], "rule_ids": tuple(case["rule_ids"])}
+    # A case the fuzzer has not annotated names no rule IDs (cases.assemble_case).
+    base = {"case": case["id"], "topic": case["topic"], "rule_ids": tuple(case.get("rule_ids", ()))}
     missing = [level for level in needs if level not in checked]
     if missing:
         return CaseOutcome(
