@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gaple.deal import Deal, InvalidDeal, SplitMix64, deal_in_order, shuffle_deal
+from gaple.deal import (
+    Deal,
+    InvalidDeal,
+    SplitMix64,
+    deal_in_order,
+    deal_indices,
+    shuffle_deal,
+)
 from gaple.presets import PRESETS, ruleset
 from gaple.rules import Ruleset
 from gaple.testing.strategies import random_rulesets, rulesets
@@ -212,6 +219,18 @@ def test_deal_in_order_with_every_tile_dealt_has_no_starter() -> None:
     assert deal.hands[3] == parse_tiles("3-6 4-4 4-5 4-6 5-5 5-6 6-6")
     assert deal.starter is None
     assert deal.set_aside == ()
+
+
+@given(rulesets(), st.data())
+def test_dealing_indices_deals_the_tiles_at_them_in_order(
+    rules: Ruleset, data: st.DataObject
+) -> None:
+    full = tile_set(rules.max_pip)
+    order = data.draw(st.permutations(range(full.size)))
+    seat = data.draw(st.integers(0, rules.players - 1))
+    deal, hands = deal_indices(rules, order, seat)
+    assert deal == deal_in_order(rules, [full.tiles[i] for i in order], seat)
+    assert hands == tuple(full.mask(hand) for hand in deal.hands)
 
 
 def test_the_guides_seed_7_deal() -> None:

@@ -21,6 +21,7 @@ __all__ = [
     "InvalidDeal",
     "SplitMix64",
     "deal_in_order",
+    "deal_indices",
     "shuffle_deal",
     "shuffle_with_hands",
     "sorted_deal",
@@ -197,23 +198,32 @@ def shuffle_with_hands(
     indices sorts tiles in canonical order without comparing tiles.
     """
     rng = SplitMix64(seed)
-    full = tile_set(rules.max_pip)
-    order = list(range(full.size))
+    size = tile_set(rules.max_pip).size
+    order = list(range(size))
     # Draw k below(i + 1) is the k-th output modulo i + 1, for i from the last position down.
-    for i, draw in zip(range(full.size - 1, 0, -1), rng.take(full.size - 1), strict=True):
+    for i, draw in zip(range(size - 1, 0, -1), rng.take(size - 1), strict=True):
         j = draw % (i + 1)
         order[i], order[j] = order[j], order[i]
-    tiles = full.tiles
+    seat = rng.below(rules.players) if first_seat is None else first_seat
+    return deal_indices(rules, order, seat)
+
+
+def deal_indices(
+    rules: Ruleset, order: Sequence[int], first_seat: int
+) -> tuple[Deal, tuple[int, ...]]:
+    """:func:`deal_in_order` of the tiles at ``order``'s indices into the set's canonical
+    order (every index once), also giving each seat's hand as a bitset: sorting indices sorts
+    tiles without comparing them."""
+    tiles = tile_set(rules.max_pip).tiles
     size = rules.hand_size
     dealt = rules.players * size
     held = [sorted(order[seat * size : (seat + 1) * size]) for seat in range(rules.players)]
     starter = tiles[order[dealt]] if rules.has_starter else None
-    seat = rng.below(rules.players) if first_seat is None else first_seat
     deal = sorted_deal(
         tuple(tuple([tiles[i] for i in hand]) for hand in held),  # lists: faster than generators
         starter,
         tuple(tiles[i] for i in sorted(order[dealt + 1 :])),
-        seat,
+        first_seat,
     )
     return deal, tuple(sum([1 << i for i in hand]) for hand in held)
 

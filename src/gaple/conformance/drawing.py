@@ -24,8 +24,9 @@ from gaple.conformance.situations import (
     option_label,
     option_values,
 )
-from gaple.deal import deal_in_order
+from gaple.deal import deal_indices
 from gaple.engine.play import playable_count, run
+from gaple.engine.play import start as start_hand
 from gaple.engine.scoring import played_position
 from gaple.io import rules_to_json
 from gaple.presets import find_preset
@@ -51,7 +52,6 @@ from gaple.state import (
     Place,
     State,
     legal_moves,
-    new_hand,
     verify,
 )
 from gaple.tiles import Tile, tile_set
@@ -277,8 +277,9 @@ class Draw:
     """Whether it is the first hand of a match."""
     policy: str
     """The play policy (:data:`POLICIES`)."""
-    order: tuple[Tile, ...]
-    """The shuffled set, dealt by :func:`gaple.deal.deal_in_order`."""
+    order: tuple[int, ...]
+    """The shuffled set, as indices into its canonical order (:func:`gaple.deal.deal_indices`
+    deals it)."""
     seat: int
     """The seat dealt first."""
     choices: tuple[tuple[bool, int], ...]
@@ -305,7 +306,7 @@ def draw_hand(
     first, policy = rng.random() < 0.5, rng.choice(POLICIES)
     if aim is not None and len(aim.get("hand", ())) == 1:
         first = aim["hand"] == {"first"}
-    order = _shuffled(rng, tile_set(rules.max_pip).tiles)
+    order = _shuffled(rng, tile_set(rules.max_pip).size)
     # Most deals give one seat both special doubles; a number past the seats means none.
     gather = rng.randint(0, rules.players)
     if gather < rules.players:
@@ -321,21 +322,22 @@ def draw_hand(
     return Draw(preset, changed, first, policy, tuple(order), seat, choices, rules)
 
 
-def _shuffled(rng: random.Random, tiles: Sequence[Tile]) -> list[Tile]:
-    """``tiles`` in a random order: sorted by a random key of 32 bits each, all drawn in one
-    call (``rng.shuffle`` asks for a number per tile)."""
-    bits = rng.getrandbits(32 * len(tiles))
-    keys = [bits >> at & 0xFFFFFFFF for at in range(0, 32 * len(tiles), 32)]
-    return [tiles[i] for i in sorted(range(len(tiles)), key=keys.__getitem__)]
+def _shuffled(rng: random.Random, size: int) -> list[int]:
+    """The indices of a set of ``size`` tiles in a random order: sorted by a random key of 32
+    bits each, all drawn in one call (``rng.shuffle`` asks for a number per tile)."""
+    bits = rng.getrandbits(32 * size)
+    keys = [bits >> at & 0xFFFFFFFF for at in range(0, 32 * size, 32)]
+    return sorted(range(size), key=keys.__getitem__)
 
 
-def _gather(order: list[Tile], rules: Ruleset, seat: int) -> list[Tile]:
+def _gather(order: list[int], rules: Ruleset, seat: int) -> list[int]:
     """``order`` with the special doubles (N-N and 0-0) swapped into ``seat``'s hand, so one
     seat can be left holding both (dead doubles, closing doubles)."""
     order = list(order)
     size = rules.hand_size
     mine = range(seat * size, (seat + 1) * size)
-    specials = [Tile(rules.max_pip, rules.max_pip), Tile(0, 0)]
+    index = tile_set(rules.max_pip).index
+    specials = [index[Tile(rules.max_pip, rules.max_pip)], index[Tile(0, 0)]]
     free = [i for i in mine if order[i] not in specials]
     for tile in specials:
         where = order.index(tile)
@@ -463,9 +465,9 @@ def play_draw(draw: Draw) -> Hand:
     """Play ``draw`` on the spec: the drawn actions, then the hand finished with the policy's
     favourite moves, then one action after the end; so every hand reaches its end."""
     rules = draw.rules
-    state = start = new_hand(
-        rules, deal_in_order(rules, draw.order, draw.seat), first_hand=draw.first
-    )
+    # Every tile of the set dealt once: the deal fits the rules, with nothing to check.
+    deal, hands = deal_indices(rules, draw.order, draw.seat)
+    state = start = start_hand(rules, deal, hands, first_hand=draw.first)
     actions = _all_actions(rules.max_pip, rules.players)
     played: list[Played] = []
     listed: dict[int, tuple[Move, ...]] = {}
@@ -476,13 +478,12 @@ def play_draw(draw: Draw) -> Hand:
             played.append(_refusal(state, actions, k))
             continue
         move, after = _choose(_ranked(state, draw.policy, listed), draw.policy, k)
-        seat = state.to_act
         state = _made(state, move) if after is None else after
-        played.append(Played(Action(seat, move), None, state))
+        played.append(Played(state.history[-1], None, state))  # the action just made
     while state.to_act is not None:
-        (move, after), seat = _ranked(state, draw.policy, listed)[0], state.to_act
+        move, after = _ranked(state, draw.policy, listed)[0]
         state = _made(state, move) if after is None else after
-        played.append(Played(Action(seat, move), None, state))
+        played.append(Played(state.history[-1], None, state))
     played.append(_refusal(state, [(0, Pass())], 0))
     reckoning = reckon(played_position(state))  # reached by play: no checks needed
     refused = [(p.action.move, p.error.code) for p in played if p.error is not None]
