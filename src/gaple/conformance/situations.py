@@ -178,9 +178,6 @@ FEATURES: tuple[Feature, ...] = (
 )
 """Every feature, in report order."""
 
-_BY_NAME = {feature.name: feature for feature in FEATURES}
-
-
 # --- options --------------------------------------------------------------------------------
 
 
@@ -381,29 +378,49 @@ def _partnership(rules: Ruleset, score: PartnershipScore, counts: Sequence[SeatC
 Cell = str
 """A cell's name: ``"F=v & G=w"`` for a pair, ``"F=v @ option=label"`` for an option cell."""
 
-_ORDER = {feature.name: index for index, feature in enumerate(FEATURES)}
+
+def _pair_cell(a: Feature, x: str, b: Feature, y: str) -> Cell:
+    return f"{a.name}={x} & {b.name}={y}"
+
+
+def _option_cell(feature: Feature, value: str, option: str, label: str) -> Cell:
+    return f"{feature.name}={value} @ {option}={label}"
 
 
 def cells_of(situation: Mapping[str, str], options: Mapping[str, str]) -> set[Cell]:
     """The cells a hand with ``situation`` reached under rules labelled ``options``
-    (:func:`option_values`)."""
-    items = sorted(situation.items(), key=lambda item: _ORDER[item[0]])
-    cells = {f"{a}={x} & {b}={y}" for (a, x), (b, y) in combinations(items, 2)}
-    for name, value in items:
-        cells |= {f"{name}={value} @ {o}={options[o]}" for o in _BY_NAME[name].options}
+    (:func:`option_values`): each pair of its feature values, and each value with the label
+    of each option its feature interacts with."""
+    # Read from tables of the cells' names, not written anew: a fuzz run asks after every hand.
+    values = sorted([_VALUE_INDEX[item] for item in situation.items()])
+    cells = {_PAIR_CELLS[v][w] for v, w in combinations(values, 2)}
+    for v in values:
+        cells.update([named[options[option]] for option, named in _OPTION_CELLS[v]])
     return cells
+
+
+_VALUES = [(feature, value) for feature in FEATURES for value in feature.values]
+"""Every feature value, in report order."""
+_VALUE_INDEX = {(feature.name, value): i for i, (feature, value) in enumerate(_VALUES)}
+_PAIR_CELLS = [[_pair_cell(a, x, b, y) for b, y in _VALUES] for a, x in _VALUES]
+"""The pair cell of values v and w (v first in report order) at [v][w]."""
+_OPTION_CELLS = [
+    [(o, {label: _option_cell(f, v, o, label) for label in OPTIONS[o]}) for o in f.options]
+    for f, v in _VALUES
+]
+"""For value v, each option its feature interacts with, and the cell of each label."""
 
 
 def all_cells() -> list[Cell]:
     """Every cell, reachable or not, in report order: the pairs, then the option cells."""
     pairs = [
-        f"{a.name}={x} & {b.name}={y}"
+        _pair_cell(a, x, b, y)
         for a, b in combinations(FEATURES, 2)
         for x in a.values
         for y in b.values
     ]
     options = [
-        f"{f.name}={v} @ {o}={label}"
+        _option_cell(f, v, o, label)
         for f in FEATURES
         for v in f.values
         for o in f.options
