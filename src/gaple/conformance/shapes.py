@@ -52,12 +52,22 @@ def _or_null(check: Check) -> Check:
     return lambda value: value is None or check(value)
 
 
-def _pair(value: JSON) -> bool:
-    # _nat inlined: every tile of every line of a run goes through here.
-    if type(value) is not list or len(value) != 2:
+def _pairs(value: JSON) -> bool:
+    """Whether ``value`` is a list of [low, high] pairs of integers >= 0: one loop over a
+    line, not a call per tile (every tile of every line of a run goes through here)."""
+    if type(value) is not list:
         return False
-    low, high = value
-    return type(low) is int and type(high) is int and low >= 0 and high >= 0
+    for pair in value:
+        if type(pair) is not list or len(pair) != 2:
+            return False
+        low, high = pair
+        if type(low) is not int or type(high) is not int or low < 0 or high < 0:
+            return False
+    return True
+
+
+def _pair(value: JSON) -> bool:
+    return _pairs([value])
 
 
 def state_fits(reply: Mapping[str, JSON]) -> bool:
@@ -74,7 +84,7 @@ def state_fits(reply: Mapping[str, JSON]) -> bool:
         return False
     if not (to_act is None or (type(to_act) is int and to_act >= 0)):
         return False
-    if type(line) is not list or not all(map(_pair, line)) or not (ends is None or _pair(ends)):
+    if not _pairs(line) or not (ends is None or _pair(ends)):
         return False
     if type(legal) is not list or type(sizes) is not list or type(counts) is not list:
         return False
@@ -107,7 +117,7 @@ _SHAPES: dict[str, dict[str, Field]] = {
     "unsupported": {"reason": (_text, "a string", False)},
     "state": {
         "to_act": (_or_null(_nat), "a seat (an integer >= 0) or null", True),
-        "line": (_list(_pair), "a list of [low, high] pairs of integers >= 0", True),
+        "line": (_pairs, "a list of [low, high] pairs of integers >= 0", True),
         "ends": (_or_null(_pair), "a pair of integers >= 0 or null", True),
         "legal": (_list(_text), "a list of strings", True),
         "hand_sizes": (_list(_nat), "a list of integers >= 0", True),
