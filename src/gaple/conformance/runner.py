@@ -516,8 +516,8 @@ def _requests(case: Mapping[str, JSON], levels: Sequence[str]) -> list[dict[str,
     ]
     for step in case["steps"]:
         action = step["action"]
-        requests += [{"type": "act", "seat": action["seat"], "move": action["move"]}]
-        requests += [{"type": "state"}]
+        requests.append({"type": "act", "seat": action["seat"], "move": action["move"]})
+        requests.append({"type": "state"})
     if case.get("result") is not None and {"count", "points", "rules"} & set(levels):
         requests.append({"type": "result"})
     return requests
