@@ -13,9 +13,11 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import io
 import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -226,6 +228,23 @@ def test_a_reply_nested_past_what_json_loads_follows_is_refused_as_it_refuses_it
             json.loads(document)
         with pytest.raises(RecursionError):
             bounded.loads(document)
+
+
+def test_a_reply_nested_past_what_json_loads_follows_from_a_deep_caller_is_refused_alike() -> None:
+    # json.loads follows as many levels as the recursion limit leaves its caller's frames: 250
+    # levels are too many for a caller 200 frames short of the limit, however few brackets
+    # 250 levels take.
+    document = b"[" * 250 + b"]" * 250
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + 200)
+    try:
+        with pytest.raises(RecursionError):
+            json.loads(document)
+        with pytest.raises(RecursionError):
+            bounded.loads(document)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert bounded.loads(document) == json.loads(document)  # with the frames to follow it
 
 
 def test_a_reply_is_decoded_by_orjson() -> None:
