@@ -419,7 +419,8 @@ def run_case(
         EngineError: the engine crashed, hung or answered out of protocol.
     """
     began = time.perf_counter()
-    checked = tuple(level for level in LEVELS if level in set(levels))
+    wanted = set(levels)
+    checked = tuple(level for level in LEVELS if level in wanted)
     needs = [level for level in case["levels"] if level in PLAYING_LEVELS]
     # A case the fuzzer has not annotated names no rule IDs (cases.assemble_case).
     base = {"case": case["id"], "topic": case["topic"], "rule_ids": tuple(case.get("rule_ids", ()))}
