@@ -34,7 +34,7 @@ BITSET_MODULES = {
     "engine": "the fast engine: what it is for",
     "tiles.py": "defines the bitsets: a tile set's bit order, masks, suits and iter_bits",
     "state.py": "a State holds its groups of tiles as bitsets and unpacks them as tiles",
-    "deal.py": "the seeded shuffle gives the engine its hands as bitsets (shuffle_with_hands)",
+    "deal.py": "a seeded or given order gives the engine its hands as bitsets (deal_indices)",
     "position.py": "a Position keeps each seat's scoring set as a bitset for the engine's scoring",
     "conformance/transcript.py": "gaple check's fast path replays canonical logs on the engine",
 }

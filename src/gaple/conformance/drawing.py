@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import random
-import struct
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -314,15 +313,14 @@ def draw_hand(
         order = _gather(order, rules, gather)
     seat = rng.randrange(rules.players)
     # One call for all the actions' bits, not two to the random module per action (a third
-    # of drawing a hand), cut into a 16-bit word per action: its low 7 bits say whether it is
-    # a probe, the other 9 which move it picks.
-    words = _WORDS.unpack(rng.getrandbits(16 * MAX_STEPS).to_bytes(2 * MAX_STEPS, "little"))
-    choices = tuple(((word & 0x7F) % ILLEGAL_SHARE == 0, word >> 7) for word in words)
+    # of drawing a hand), 16 per action (two bytes, low then high): the low 7 say whether it
+    # is a probe, the 9 above them which move it picks.
+    raw = rng.getrandbits(16 * MAX_STEPS).to_bytes(2 * MAX_STEPS, "little")
+    choices = tuple(
+        ((low & 0x7F) % ILLEGAL_SHARE == 0, high << 1 | low >> 7)
+        for low, high in zip(raw[::2], raw[1::2], strict=True)
+    )
     return Draw(preset, changed, first, policy, tuple(order), seat, choices, rules)
-
-
-_WORDS = struct.Struct(f"<{MAX_STEPS}H")
-"""An action's bits, as many little-endian 16-bit words as actions drawn."""
 
 
 def _shuffled(rng: random.Random, size: int) -> list[int]:
