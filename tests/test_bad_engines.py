@@ -323,6 +323,10 @@ _STATE = {
         ({"line": [[0, 0], [0, 0, 1]]}, "line must be a list of [low, high] pairs"),
         ({"line": [[0, 0], [0]]}, "line must be a list of [low, high] pairs"),
         ({"line": [[0, 0], "0-1"]}, "line must be a list of [low, high] pairs"),
+        # Two items that are not a list: they unpack into two, but not into two integers.
+        ({"line": [[0, 0], "01"]}, "line must be a list of [low, high] pairs"),
+        ({"line": [[0, 0], {"0": 0, "1": 1}]}, "line must be a list of [low, high] pairs"),
+        ({"line": [[0, 0], 5]}, "line must be a list of [low, high] pairs"),
         ({"line": [[0, 0], [0, -1]]}, "line must be a list of [low, high] pairs"),
         ({"line": [[0, 0], [-1, 0]]}, "line must be a list of [low, high] pairs"),
         ({"line": [[0, 0], [1.0, 0]]}, "line must be a list of [low, high] pairs"),

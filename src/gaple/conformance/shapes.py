@@ -57,12 +57,14 @@ def _pairs(value: JSON) -> bool:
     line, not a call per tile (every tile of every line of a run goes through here)."""
     if type(value) is not list:
         return False
-    for pair in value:
-        if type(pair) is not list or len(pair) != 2:
-            return False
-        low, high = pair
-        if type(low) is not int or type(high) is not int or low < 0 or high < 0:
-            return False
+    # Of what JSON gives, only a list of two integers unpacks into two integers: a string,
+    # an object (its keys are strings) or a list of another length cannot.
+    try:
+        for low, high in value:
+            if type(low) is not int or type(high) is not int or low < 0 or high < 0:
+                return False
+    except (TypeError, ValueError):  # not iterable, or not two items
+        return False
     return True
 
 
