@@ -5,6 +5,8 @@ Rules ``tiles.set`` and ``table.seats``, as the first page of the rules states t
 
 from __future__ import annotations
 
+import functools
+
 from attrs import frozen
 
 from gaple.reference.deciding import decides
@@ -15,6 +17,7 @@ __all__ = ["Table", "set_of", "table"]
 
 
 @decides("tiles.set")
+@functools.cache  # one tuple per set: the tiles are immutable, and building them takes 10 us
 def set_of(max_pip: int) -> tuple[Tile, ...]:
     """The double-``max_pip`` set: every unordered pair of pip values from 0 to ``max_pip``
     exactly once, in canonical order ``0-0, 0-1, ..., 0-N, 1-1, ..., N-N`` (PAGAT, DOMINO4D:
