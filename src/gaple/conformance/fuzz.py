@@ -521,13 +521,11 @@ def fuzz(
     return report
 
 
-def owner(key: object, count: int) -> int:
-    """The shard (1 to ``count``) of a hand from its ``key`` (JSON: its number): a hash, so
-    the same hand falls to the same shard in every run, decided before it is drawn. Shards
-    nest: shard I + N * (j - 1) of N * J is part of shard I of N."""
-    # A hand's number, the usual key, is its own JSON: json.dumps would take as long as the rest.
-    text = str(key) if type(key) is int else json.dumps(key, sort_keys=True)
-    digest = hashlib.sha1(text.encode()).digest()
+def owner(number: int, count: int) -> int:
+    """The shard (1 to ``count``) of hand ``number``: a hash of the number written in decimal
+    (its JSON), so the same hand falls to the same shard in every run, decided before it is
+    drawn. Shards nest: shard I + N * (j - 1) of N * J is part of shard I of N."""
+    digest = hashlib.sha1(str(number).encode()).digest()
     return int.from_bytes(digest[:8], "big") % count + 1
 
 
