@@ -68,6 +68,7 @@ from gaple.conformance.situations import (
     all_cells,
     needs,
     unreachable_reason,
+    value_key,
 )
 from gaple.position import position_of
 from gaple.presets import PRESETS, find_preset
@@ -164,7 +165,7 @@ def _is_cell(key: str) -> bool:
 
 
 COUNTED: tuple[str, ...] = (
-    *(f"{f.name}={v}" for f in FEATURES for v in f.values),
+    *(value_key(f.name, v) for f in FEATURES for v in f.values),
     *all_cells(),
 )
 """What a report counts, in report order: every feature value, then every cell."""
@@ -330,7 +331,7 @@ class _Run:
             self.broken = outcome.message
             return None
         self.played += 1
-        self.counts.update(f"{name}={value}" for name, value in hand.situation.items())
+        self.counts.update(value_key(name, value) for name, value in hand.situation.items())
         self.counts.update(hand.cells)
         self.reached |= hand.cells
         if outcome.status != "failed":

@@ -47,6 +47,7 @@ __all__ = [
     "option_label",
     "option_values",
     "unreachable_reason",
+    "value_key",
 ]
 
 Situation = dict[str, str]
@@ -379,12 +380,17 @@ Cell = str
 """A cell's name: ``"F=v & G=w"`` for a pair, ``"F=v @ option=label"`` for an option cell."""
 
 
+def value_key(name: str, value: str) -> str:
+    """How a feature value is named in cells and counts: ``"ending=blocked"``."""
+    return f"{name}={value}"
+
+
 def _pair_cell(a: Feature, x: str, b: Feature, y: str) -> Cell:
-    return f"{a.name}={x} & {b.name}={y}"
+    return f"{value_key(a.name, x)} & {value_key(b.name, y)}"
 
 
 def _option_cell(feature: Feature, value: str, option: str, label: str) -> Cell:
-    return f"{feature.name}={value} @ {option}={label}"
+    return f"{value_key(feature.name, value)} @ {option}={label}"
 
 
 def cells_of(situation: Mapping[str, str], options: Mapping[str, str]) -> set[Cell]:
