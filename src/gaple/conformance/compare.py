@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
 
 from gaple.conformance.cases import move_rule
+from gaple.position import position_of
+from gaple.reference.counting import winning_team
 from gaple.reference.opening import lead_rule
+from gaple.reference.partnership import stake
+from gaple.reference.scoring import Reckoning, reckon
+from gaple.reference.settlement import settle
 from gaple.rules import BlockedAction, Settlement
 from gaple.state import (
     Discard,
@@ -301,14 +306,12 @@ def compare_result(
     fields = (COUNT_FIELDS if "count" in checked else ()) + (
         POINTS_FIELDS if "points" in checked else ()
     )
-    for name in fields:
-        if name not in expected:
-            continue
+    compared = [name for name in fields if name in expected]
+    for name in compared:
         shown = actual.get(name)
         if _normal(shown) != _normal(expected[name]):
-            return Difference(
-                name, _result_rule(name, state, expected, shown), expected[name], shown
-            )
+            rule = _result_rule(name, state, expected, actual, compared)
+            return Difference(name, rule, expected[name], shown)
     if "rules" in checked and "rules" in expected:
         return _compare_rule_ids(expected["rules"], actual.get("rules"))
     return None
@@ -327,12 +330,26 @@ def _compare_rule_ids(expected: Sequence[str], shown: JSON) -> Difference | None
     return Difference("rules", rule, sorted(wanted), sorted(given) if listed else shown)
 
 
-def _result_rule(name: str, state: State, expected: Mapping[str, JSON], shown: JSON) -> str:
+def _result_rule(
+    name: str,
+    state: State,
+    expected: Mapping[str, JSON],
+    actual: Mapping[str, JSON],
+    fields: Sequence[str],
+) -> str:
+    """The rule a wrong result breaks: for counts, the rule that counts the differing seat;
+    else the most specific rule whose facts, changed alone, give the engine's answer in every
+    compared field (:func:`_changed_facts`); else the rule that sums the differing field."""
     rules = state.rules
     if name == "counts":
-        if rules.double_blank_25 and _zero_zero_differs(state, expected["counts"], shown):
+        if rules.double_blank_25 and _zero_zero_differs(state, expected[name], actual.get(name)):
             return "score.double-blank-25"
         return "score.count"
+    reckoning = reckon(position_of(state))
+    shown = {field: _normal(actual.get(field)) for field in fields}
+    for rule, answer in _changed_facts(reckoning):
+        if all(answer[field] == shown[field] for field in fields):
+            return rule
     if name == "replay":
         return "partner.challenge-tie"
     if rules.settlement is Settlement.PARTNERSHIP:
@@ -340,12 +357,84 @@ def _result_rule(name: str, state: State, expected: Mapping[str, JSON], shown: J
         # wrong winner, team or score there breaks those rules rather than the ranking.
         if state.ending is Ending.OUT:
             return "partner.out"
-        return "partner.challenge-tie" if expected.get("replay") else "partner.challenge"
+        return "partner.challenge-tie" if reckoning.replay else "partner.challenge"
     if name == "winner":
         return "score.rank"
     if name == "winning_team":
         return "score.team"
     return f"settle.{rules.settlement.value}"
+
+
+def _changed_facts(reckoning: Reckoning) -> Iterator[tuple[str, dict[str, JSON]]]:
+    """Each result the spec would give were one rule's facts otherwise, with that rule, the
+    most specific first; the points are the spec's less that rule's part, plus the changed one.
+
+    - ``partner.dead-double``: one valued double of the losing pair alive although dead, or
+      dead although alive (its value less its pips to the winners, and under the debit option
+      its value from the losers).
+    - ``partner.closing-double``: the closing bonus replaced by another one a closing double
+      can earn (none, the top double's or the double-blank's).
+    - ``partner.challenge-tie``: a tied challenge decided for the other seat, or a challenge
+      that is not replayed replayed.
+    - ``partner.challenge``: a challenge of unequal counts won by the other seat, with that
+      seat's stake.
+    - ``score.rank``: the hand won by another seat of the winning count.
+    """
+    rules = reckoning.position.rules
+    counts = [c.count for c in reckoning.counts]
+    spec = {
+        "counts": counts,
+        "winner": reckoning.winner,
+        "winning_team": reckoning.winning_team,
+        "points": list(reckoning.points),
+        "replay": reckoning.replay,
+    }
+
+    def changed(**fields: JSON) -> dict[str, JSON]:
+        return {**spec, **fields}
+
+    def points_plus(winners: int, extra: int, losers_extra: int = 0) -> list[int]:
+        points = list(reckoning.points)
+        points[winners] += extra
+        points[1 - winners] += losers_extra
+        return points
+
+    partnership = reckoning.partnership
+    out = None if partnership is None else partnership.out
+    if partnership is not None and out is not None:
+        for fate in partnership.fates:
+            if rules.team_of(fate.seat) == out.losing_team:
+                sign = -1 if fate.dead else 1
+                debit = fate.value if rules.dead_double_debit else 0
+                points = points_plus(out.team, sign * (fate.value - fate.counted), -sign * debit)
+                yield "partner.dead-double", changed(points=points)
+        bonus = 0 if out.closing is None else out.closing.bonus
+        for other in sorted({0, rules.top_double_bonus, rules.blank_double_bonus} - {bonus}):
+            yield "partner.closing-double", changed(points=points_plus(out.team, other - bonus))
+    challenge = None if partnership is None else partnership.challenge
+    if challenge is not None:
+        rule = "partner.challenge" if challenge.tie is None else "partner.challenge-tie"
+        for seat in (challenge.blocker, challenge.rival):
+            if seat != challenge.winner:
+                won = seat == challenge.blocker
+                base = rules.challenge_win_base if won else rules.challenge_loss_base
+                times = rules.challenge_win_multiplier if won else rules.challenge_loss_multiplier
+                team = rules.team_of(seat)
+                points = [0, 0]
+                points[team] = stake(base, rules, challenge.blocker, counts) * times
+                yield rule, changed(winner=seat, winning_team=team, points=points, replay=False)
+        if not challenge.replay:
+            replayed = changed(winner=None, winning_team=None, points=[0, 0], replay=True)
+            yield "partner.challenge-tie", replayed
+    if reckoning.settling is not None:
+        best = reckoning.ranking[0].count
+        for entry in reckoning.ranking[1:]:
+            if entry.count == best:
+                points = list(settle(rules.settlement, counts, entry.seat).points)
+                if rules.partnership:  # each team receives what its seats do, as in reckon
+                    points = [sum(points[s] for s in team) for team in rules.teams]
+                side = winning_team(rules, entry.seat)
+                yield "score.rank", changed(winner=entry.seat, winning_team=side, points=points)
 
 
 def _zero_zero_differs(state: State, expected: Sequence[int], shown: JSON) -> bool:
