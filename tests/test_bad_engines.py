@@ -262,7 +262,9 @@ def test_a_signal_during_a_run_of_two_jobs_ends_both_engines(tmp_path: Path) -> 
 
 
 def test_a_signal_during_a_fuzz_of_two_jobs_ends_every_engine(tmp_path: Path) -> None:
-    # Each job starts its engine, which hangs at the first start, deaf to SIGTERM: two pids.
+    # The fuzzer reads the engine's hello (what it plays) with one engine, closed before the
+    # jobs fork; then each job starts its own, which hangs at the first start, deaf to
+    # SIGTERM: three pids.
     command = write_bad_engine(tmp_path, "ignore-sigterm")
     argv = [sys.executable, "-c", _CLI, "conformance", "fuzz", "--impl", command]
     argv += ["--jobs", "2", "--timeout", "30", "--variant", "domino4d"]
@@ -271,9 +273,9 @@ def test_a_signal_during_a_fuzz_of_two_jobs_ends_every_engine(tmp_path: Path) ->
         argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
     )
     # A guard, not a measure: only a fuzzer that never starts its engines reaches it.
-    while len(list((tmp_path / "pids").iterdir())) < 2 and time.monotonic() - began < 300:
+    while len(list((tmp_path / "pids").iterdir())) < 3 and time.monotonic() - began < 300:
         time.sleep(0.05)
-    time.sleep(0.5)  # let both engines reach their start
+    time.sleep(0.5)  # let both jobs' engines reach their start
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=300)
     assert process.returncode == 143, err
@@ -281,7 +283,7 @@ def test_a_signal_during_a_fuzz_of_two_jobs_ends_every_engine(tmp_path: Path) ->
     # The signal ended the jobs, not the 30 s timeout of their engines.
     assert b"within 30 s" not in out + err
     pids = [int(p.name) for p in (tmp_path / "pids").iterdir()]
-    assert len(pids) == 2
+    assert len(pids) == 3
     assert [pid for pid in pids if alive(pid)] == []
 
 

@@ -26,8 +26,8 @@ from gaple.conformance.runner import CaseOutcome, Summary
 from gaple.conformance.scenarios import all_cases
 from gaple.conformance.summary import matrix_html, read_report
 from gaple.deal import Deal
-from gaple.io import state_to_json
-from gaple.presets import ruleset
+from gaple.io import rules_to_json, state_to_json
+from gaple.presets import find_preset, ruleset
 from gaple.state import apply, new_hand, parse_move
 from gaple.tiles import Tile
 from test_render import _stuck
@@ -125,7 +125,9 @@ def test_run_header_names_gaple_the_vector_set_and_a_hash_of_the_cases(tmp_path:
             sha.update(f"{name}\n{path.read_text(encoding='utf-8')}\n".encode())
         return sha.hexdigest()
 
-    ours = [p for p in every if json.loads(p.read_text())["variant"]["preset"] == "domino4d"]
+    # --variant domino4d: the cases of domino4d's rules exactly.
+    domino4d = rules_to_json(find_preset("domino4d").rules)
+    ours = [p for p in every if json.loads(p.read_text())["rules"] == domino4d]
     assert header["selection"] == {"cases": len(ours), "sha256": digest(ours)}
     assert header["vectors"] == (
         f"case format 1, vectors/v1, {len(every)} cases, sha256 {digest(every)[:16]}"

@@ -46,6 +46,7 @@ __all__ = [
     "deal_to_json",
     "match_to_json",
     "move_from_json",
+    "option_from_json",
     "position_from_json",
     "position_to_json",
     "result_to_json",
@@ -146,14 +147,19 @@ def rules_from_json(data: JSON, path: str = "$") -> Ruleset:
         if name not in fields:
             known = ", ".join(OPTION_NAMES)
             raise FormatError(f"{path}.{name}", f"unknown option; options are {known}")
-        values[name] = _option_from_json(name, value, f"{path}.{name}")
+        values[name] = option_from_json(name, value, f"{path}.{name}")
     try:
         return Ruleset(**values)  # type: ignore[arg-type]
     except InvalidRuleset as error:
         raise FormatError(path, str(error)) from None
 
 
-def _option_from_json(name: str, value: JSON, path: str) -> object:
+def option_from_json(name: str, value: JSON, path: str = "$") -> object:
+    """One option's value, read as :class:`Ruleset` holds it (not checked against the others).
+
+    Raises:
+        FormatError: not a value of that option.
+    """
     default = attrs.fields_dict(Ruleset)[name].default
     if isinstance(default, enum.Enum):
         choices = [member.value for member in type(default)]

@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from gaple.conformance import bounded
 from gaple.conformance.escape import json_escaped, printable
 from gaple.io import FormatError, rules_from_json, rules_to_json
 from gaple.presets import UnknownPreset, find_preset
 from gaple.rules import Ruleset
+
+if TYPE_CHECKING:
+    from gaple.conformance.scope import Scope
 
 __all__ = [
     "UnreadableJson",
@@ -89,17 +93,95 @@ def rules_from_args(args: argparse.Namespace) -> Ruleset:
         preset = find_preset(args.variant or DEFAULT_VARIANT)
     except UnknownPreset as error:
         raise UsageError(str(error)) from None
-    options = rules_to_json(preset.rules)
+    options = rules_to_json(preset.rules) | overrides_from_args(args)
+    try:
+        return rules_from_json(options, path="options")
+    except FormatError as error:
+        raise UsageError(str(error)) from None
+
+
+def overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``--set OPTION=VALUE`` overrides, each value in JSON form.
+
+    Raises:
+        UsageError: a malformed override.
+    """
+    options: dict[str, Any] = {}
     for text in args.overrides:
         name, sep, raw = text.partition("=")
         if not sep:
             msg = f"--set {text!r}: write OPTION=VALUE, for example blocked_action=pass"
             raise UsageError(msg)
         options[name.strip()] = _value(text, raw.strip())
+    return options
+
+
+def add_scope(parser: argparse.ArgumentParser, *, what: str) -> None:
+    """``--variant NAME``, repeatable ``--set OPTION=VALUE`` and ``--plays FILE``: the scope
+    ``what`` is measured in."""
+    parser.add_argument(
+        "--variant", help=f"{what} within this preset's rules exactly (its defaults)"
+    )
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="with --variant: change one option of the preset (VALUE as for gaple play)",
+    )
+    parser.add_argument(
+        "--plays",
+        type=Path,
+        metavar="FILE",
+        help=f"{what} within what an engine declares: FILE holds the JSON of its hello's plays",
+    )
+
+
+def scope_from_args(args: argparse.Namespace, origin: str = "requested") -> Scope | None:
+    """The scope of ``--variant``/``--set`` or ``--plays`` (``None`` when neither is given).
+
+    Raises:
+        UsageError: both given, an unknown preset, a bad override, or a ``plays`` file that
+            cannot be read or is not a ``plays`` (one line naming the file).
+    """
+    from gaple.conformance.scope import (  # noqa: PLC0415  # only the commands measuring one
+        BadPlays,
+        declared_scope,
+        preset_scope,
+    )
+
+    if args.plays is not None and (args.variant or args.overrides):
+        msg = "--plays names the whole scope: not with --variant or --set"
+        raise UsageError(msg)
+    if args.overrides and not args.variant:
+        msg = "--set changes a preset's option: give the preset with --variant"
+        raise UsageError(msg)
     try:
-        return rules_from_json(options, path="options")
-    except FormatError as error:
+        if args.variant:
+            return preset_scope(args.variant, overrides_from_args(args), origin=origin)
+        if args.plays is None:
+            return None
+        return declared_scope(_plays(args.plays))
+    except UnknownPreset as error:
         raise UsageError(str(error)) from None
+    except BadPlays as error:
+        where = f"--plays {args.plays}: " if args.plays is not None else "--set: "
+        raise UsageError(where + printable(str(error), limit=300)) from None
+
+
+def _plays(path: Path) -> Any:
+    """The JSON of a ``plays`` file, read within the bounded reader's limits."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        msg = f"--plays {path}: cannot read it ({error.strerror or error})"
+        raise UsageError(msg) from None
+    try:
+        return bounded.parse(data)
+    except bounded.Refused as error:
+        msg = f"--plays {path}: not a JSON document: {printable(error.message, limit=200)}"
+        raise UsageError(msg) from None
 
 
 def _value(text: str, raw: str) -> Any:

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import attrs
+from attrs import frozen
 
 from gaple import __version__
-from gaple.cli.common import UsageError, dump_json, rules_from_args
+from gaple.cli.common import UsageError, add_scope, dump_json, rules_from_args, scope_from_args
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
 from gaple.cli.signals import SIGNALS, Signals
 from gaple.conformance.bounded import Refused, parse
@@ -60,7 +61,15 @@ from gaple.conformance.report import (
     junit_xml,
     summary_text,
 )
-from gaple.conformance.runner import CaseOutcome, EngineInfo, Scope, Summary, hello, run_suite
+from gaple.conformance.runner import (
+    CaseOutcome,
+    EngineInfo,
+    Measured,
+    Summary,
+    hello,
+    run_suite,
+)
+from gaple.conformance.scope import Scope
 from gaple.conformance.selection import BadExpression, closest, parse_keywords
 from gaple.conformance.summary import (
     RECORD_LIMITS,
@@ -95,11 +104,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     inner = parser.add_subparsers(dest="action", required=True, parser_class=type(parser))
     run = inner.add_parser("run", help="run the conformance suite against an engine")
     _engine_arguments(run)
+    add_scope(run, what="run and judge")
     run.add_argument(
-        "--variant",
+        "--based-on",
         action="append",
         default=[],
-        help="only cases of this preset (repeatable; default: all)",
+        metavar="PRESET",
+        help="only cases whose rules start from this preset, whatever options they change "
+        "(repeatable; not a scope: the verdict counts no cells)",
     )
     run.add_argument(
         "--level",
@@ -204,6 +216,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=[],
         metavar="OPTION=VALUE",
         help="fix one option in every hand (the others are drawn); VALUE as for gaple play",
+    )
+    scoped = fuzz.add_mutually_exclusive_group()
+    scoped.add_argument(
+        "--exact",
+        action="store_true",
+        help="search exactly the rules of --variant NAME with the --set options, no option "
+        "drawn (default: the scope the engine's hello declares, if it declares one)",
+    )
+    scoped.add_argument(
+        "--plays",
+        type=Path,
+        metavar="FILE",
+        help="search the scope this JSON file describes, in the form of a hello's 'plays' "
+        "(preset, options, situation, features)",
     )
     # The defaults live in gaple.conformance.fuzz, which needs Hypothesis: imported only to run.
     fuzz.add_argument(
@@ -312,14 +338,15 @@ def _engine_factory(args: argparse.Namespace) -> Callable[[], Engine]:
     return lambda: SubprocessEngine(command, timeout=timeout, validator=validator)
 
 
-def _preflight(make_engine: Callable[[], Engine]) -> None:
-    """Greet the engine once, so a command that cannot start is one error, not one per case."""
+def _preflight(make_engine: Callable[[], Engine]) -> EngineInfo:
+    """Greet the engine once, so a command that cannot start is one error, not one per case;
+    what it said of itself (its declared scope among it)."""
     try:
         engine = make_engine()
     except EngineError as error:
         raise UsageError(printable(str(error))) from None
     try:
-        hello(engine)
+        return hello(engine)
     except EngineError as error:
         msg = f"the engine does not answer hello: {printable(str(error))}"
         raise UsageError(msg) from None
@@ -328,13 +355,13 @@ def _preflight(make_engine: Callable[[], Engine]) -> None:
 
 
 def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Every case read or built, and those selected by ``--variant``, ``--case`` and ``-k``
+    """Every case read or built, and those selected by ``--based-on``, ``--case`` and ``-k``
     (every one of them that is given); selecting none is a usage error."""
     cases = _every_case(args.cases)
     chosen = cases
-    if args.variant:
+    if args.based_on:
         try:
-            names = {find_preset(name).name for name in args.variant}
+            names = {find_preset(name).name for name in args.based_on}
         except UnknownPreset as error:
             raise UsageError(str(error)) from None
         chosen = [case for case in chosen if case["variant"]["preset"] in names]
@@ -355,16 +382,85 @@ def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[st
             raise UsageError(str(error)) from None
         chosen = [case for case in chosen if matches(case["id"], case_tags(case))]
     if chosen:
-        # Sorted by ID, so that a shard and the order of the report do not depend on how the
-        # cases were found.
-        return cases, sorted(chosen, key=lambda case: str(case["id"]))
+        return cases, _sorted(chosen)
     given = [
-        *(f"--variant {name}" for name in args.variant),
+        *(f"--based-on {name}" for name in args.based_on),
         *(f"--case {name}" for name in args.case_ids),
         *([] if args.keywords is None else [f"-k {args.keywords!r}"]),
     ]
     msg = f"no case is selected by {' '.join(given) or 'the cases given'}: nothing to run"
     raise UsageError(msg)
+
+
+def _sorted(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    # Sorted by ID, so that a shard and the order of the report do not depend on how the
+    # cases were found.
+    return sorted(cases, key=lambda case: str(case["id"]))
+
+
+def _measure(
+    args: argparse.Namespace,
+    scope: Scope | None,
+    every: list[dict[str, Any]],
+    chosen: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Measured | None]:
+    """The cases of the run inside ``scope`` (every case read and those chosen), with the
+    cases made to measure for it when the committed ones do not cover its cells and the user
+    named no case; and the cells of the scope they reach."""
+    if scope is None:
+        return every, chosen, None
+    from gaple.conformance.coverage import coverage  # noqa: PLC0415  # only a scoped run
+    from gaple.conformance.tailor import cached_cases  # noqa: PLC0415
+
+    inside = [case for case in every if scope.outside(case) is None]
+    named = bool(args.case_ids or args.keywords is not None or args.based_on)
+    cover = coverage(inside, scope)
+    if cover.open and not named and args.cases is None:
+        made = cached_cases(scope, inside, vector_set_of(every))
+        every, inside = every + made, inside + made
+        cover = coverage(inside, scope)
+    chosen = [case for case in (inside if not named else chosen) if scope.outside(case) is None]
+    if not chosen:
+        msg = f"no case lies within {scope.label()}: nothing to run"
+        raise UsageError(msg)
+    measured = Measured(scope.label(), cover.reachable, len(cover.covered))
+    return every, _sorted(chosen), measured
+
+
+@frozen
+class _Plan:
+    """What a run plays: every case read or built, those chosen, this shard's, and the scope
+    the run is measured in with its cells."""
+
+    every: list[dict[str, Any]]
+    chosen: list[dict[str, Any]]
+    cases: list[dict[str, Any]]
+    scope: Scope | None
+    measured: Measured | None
+
+    def checked(self, summary: Summary) -> Measured | None:
+        """The scope's cells with those the cases that passed reached."""
+        if self.measured is None or self.scope is None:
+            return self.measured
+        from gaple.conformance.coverage import case_cells  # noqa: PLC0415
+        from gaple.conformance.tailor import reachable  # noqa: PLC0415
+
+        passed = {outcome.case for outcome in summary.outcomes if outcome.status == "passed"}
+        cells: set[str] = set()
+        for case in self.cases:
+            if case["id"] in passed:
+                cells |= case_cells(case)
+        return attrs.evolve(self.measured, checked=len(cells & set(reachable(self.scope))))
+
+
+def _plan(args: argparse.Namespace, make_engine: Callable[[], Engine]) -> _Plan:
+    """The cases of the run, chosen by name, then by its scope: ``--variant``/``--set`` or
+    ``--plays`` when given, else what the engine declares it plays (greeted once first)."""
+    asked = scope_from_args(args)
+    every, chosen = _cases(args)
+    scope = asked or _preflight(make_engine).plays
+    every, chosen, measured = _measure(args, scope, every, chosen)
+    return _Plan(every, chosen, args.shard.take(chosen), scope, measured)
 
 
 def _every_case(path: Path | None) -> list[dict[str, Any]]:
@@ -497,18 +593,17 @@ def _run_reported(
 
     began = time.perf_counter()
     refused: UsageError | None = None
+    plan: _Plan | None = None
     try:
         # A signal held since gaple started ends the run as the block starts; one after the
         # block (its exit included) only changes the exit status.
         with signals.armed():
             requested = _requested(args)
-            every, chosen = _cases(args)
-            expected = _expected(args, every)
-            cases = args.shard.take(chosen)
-            _count_in(progress, report, every, chosen, cases)
-            _preflight(make_engine)
+            plan = _plan(args, make_engine)
+            expected = _expected(args, plan.every)
+            _count_in(progress, report, plan.every, plan.chosen, plan.cases)
             summary = run_suite(
-                cases,
+                plan.cases,
                 make_engine,
                 levels=levels,
                 max_fail=args.max_fail,
@@ -527,6 +622,8 @@ def _run_reported(
     # The cases recorded by on_case, which the report holds: a signal as a case was handed
     # over leaves it in run_suite's outcomes alone.
     summary = attrs.evolve(summary, outcomes=tuple(outcomes))
+    if plan is not None:
+        summary = attrs.evolve(summary, measured=plan.checked(summary))
     if signals.received is not None:
         summary = attrs.evolve(summary, interrupted=True)
     progress.finish()
@@ -750,11 +847,45 @@ def _fuzz_variants(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]
     raise problems[0]
 
 
+def _fuzz_scope(args: argparse.Namespace, names: list[str], fixed: dict[str, Any]) -> Scope | None:
+    """The scope ``--exact`` (the preset's rules with the ``--set`` options) or ``--plays
+    FILE`` asks for; ``None`` for neither (the engine's declared scope, if any, is the
+    fuzzer's to read)."""
+    from gaple.conformance.scope import BadPlays, declared_scope, preset_scope  # noqa: PLC0415
+
+    if args.exact:
+        if args.variant == "any":
+            msg = "--exact needs --variant NAME: the preset whose rules are searched exactly"
+            raise UsageError(msg)
+        try:
+            return preset_scope(names[0], fixed)
+        except BadPlays as error:
+            raise UsageError(f"--exact: {printable(str(error), limit=200)}") from None
+    if args.plays is None:
+        return None
+    where = printable(str(args.plays), limit=120)
+    try:
+        plays = json.loads(args.plays.read_text(encoding="utf-8"))
+    except OSError as error:
+        msg = f"--plays {where}: cannot read: {error.strerror}"
+        raise UsageError(msg) from None
+    except ValueError as error:
+        msg = f"--plays {where}: not JSON: {printable(str(error), limit=200)}"
+        raise UsageError(msg) from None
+    try:
+        scope = declared_scope(plays)
+    except BadPlays as error:
+        msg = f"--plays {where}: {printable(str(error), limit=300)}"
+        raise UsageError(msg) from None
+    return attrs.evolve(scope, origin="requested")
+
+
 def _fuzz(args: argparse.Namespace) -> int:
     try:
         from gaple.conformance.fuzz import (  # noqa: PLC0415
             EXAMPLES,
             MAX_SECONDS,
+            EmptyScope,
             Unsupported,
             fuzz,
         )
@@ -764,6 +895,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     make_engine = _engine_factory(args)
     jobs, shard = _spread(args)
     names, fixed = _fuzz_variants(args)
+    scope = _fuzz_scope(args, names, fixed)
     examples = EXAMPLES if args.examples is None else args.examples
     max_seconds = MAX_SECONDS if args.max_seconds is None else args.max_seconds
     if examples < 1:
@@ -794,6 +926,7 @@ def _fuzz(args: argparse.Namespace) -> int:
                     max_seconds=max_seconds,
                     shard=shard,
                     jobs=jobs,
+                    scope=scope,
                 )
         except KeyboardInterrupt:
             print("interrupted: no report", file=sys.stderr)
@@ -809,7 +942,11 @@ def _fuzz(args: argparse.Namespace) -> int:
     except Unsupported as error:
         msg = f"the engine declined every hand drawn ({error})"
         raise UsageError(msg) from None
+    except EmptyScope as error:
+        raise UsageError(printable(str(error), limit=300)) from None
     label = args.variant + "".join(f" {k}={json.dumps(v)}" for k, v in fixed.items())
+    if report.scope is not None:
+        label = report.scope
     # The files first, then the output, so a reader that stops early cannot leave one unwritten.
     if args.report is not None:
         _write_fuzz_report(args.report, {**run, **report.to_json()}, shard)

@@ -13,7 +13,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from gaple.cli.common import UsageError
+from gaple.cli.common import UsageError, add_scope, scope_from_args
+from gaple.conformance.files import write_atomically
 from gaple.conformance.vectors import VECTORS_DIR, UnsafeTarget, build, check, write
 
 __all__ = ["register", "write_spec"]
@@ -42,7 +43,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--cells", action="store_true", help="also list every cell with its cases or reason"
     )
     cover.add_argument("--format", choices=("text", "json"), default="text")
+    add_scope(cover, what="count the cells")
     cover.set_defaults(run=_coverage)
+    build = inner.choices["build"]
+    build.add_argument(
+        "--plays",
+        type=Path,
+        metavar="FILE",
+        help="instead of the spec, write the cases made to measure for this scope (the JSON of "
+        "an engine's hello plays) under --out, with the committed cases inside it",
+    )
 
 
 def _summary(files: dict[str, str]) -> str:
@@ -69,6 +79,8 @@ def write_spec(out: Path, files: dict[str, str]) -> None:
 
 
 def _build(args: argparse.Namespace) -> int:
+    if args.plays is not None:
+        return _build_measured(args)
     files = build()
     write_spec(args.out, files)
     print(f"wrote {_summary(files)} under {args.out}")
@@ -90,11 +102,38 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _build_measured(args: argparse.Namespace) -> int:
+    """``build --plays FILE``: the cases of the scope, ordinary case files under ``--out``."""
+    from gaple.conformance.scenarios import all_cases  # noqa: PLC0415  # only this command
+    from gaple.conformance.tailor import cached_cases  # noqa: PLC0415
+    from gaple.conformance.vectors import dumps, vector_set  # noqa: PLC0415
+
+    args.variant, args.overrides = None, []
+    scope = scope_from_args(args)
+    assert scope is not None  # --plays was given
+    every = all_cases()
+    inside = [case for case in every if scope.outside(case) is None]
+    made = cached_cases(scope, inside, vector_set())
+    folder = args.out
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for case in [*inside, *made]:
+            write_atomically(folder / f"{case['id']}.json", dumps(case))
+    except OSError as error:
+        msg = f"cannot write under {folder}: {error}"
+        raise UsageError(msg) from None
+    print(
+        f"wrote {len(inside) + len(made)} cases of {scope.label()} under {folder}: "
+        f"{len(inside)} committed, {len(made)} made to measure"
+    )
+    return 0
+
+
 def _coverage(args: argparse.Namespace) -> int:
     from gaple.conformance.coverage import coverage  # noqa: PLC0415  # only this command
     from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
 
-    report = coverage(all_cases())
+    report = coverage(all_cases(), scope_from_args(args))
     if args.format == "json":
         print(json.dumps(report.to_json(), indent=2))
     else:

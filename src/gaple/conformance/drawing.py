@@ -100,11 +100,17 @@ AIM_TRIES = 32
 """Draws of the options tried for one aimed hand before taking the last one as it is."""
 
 
+Allowed = Mapping[str, Sequence[Any]]
+"""Per option, the values a scope plays (as :class:`~gaple.rules.Ruleset` holds them): drawn
+only among them (:meth:`gaple.conformance.scope.Scope.draws`)."""
+
+
 def _variant(
     rng: random.Random,
     names: Sequence[str],
     fixed: Mapping[str, JSON],
     aim: Mapping[str, frozenset[str]] | None = None,
+    allowed: Allowed | None = None,
 ) -> tuple[str, dict[str, JSON], Ruleset] | None:
     """A preset, the options drawn for it (in JSON form) and the ruleset they make: each
     option kept at the preset's value or drawn (swarm testing), never one of ``fixed``;
@@ -122,7 +128,7 @@ def _variant(
             if option_label("players", seats or find_preset(n).rules.players) in aim["players"]
         ] or names
     for _ in range(AIM_TRIES if aim is not None else 1):
-        name, drawn = _options(rng, names, fixed, aim or {})
+        name, drawn = _options(rng, names, fixed, aim or {}, allowed or {})
         if aim is None or _fits(aim, find_preset(name).rules, drawn, fixed):
             break
     built = _built(name, json.dumps(fixed, sort_keys=True), tuple(sorted(drawn.items())))
@@ -160,9 +166,11 @@ def _options(
     names: Sequence[str],
     fixed: Mapping[str, JSON],
     aim: Mapping[str, frozenset[str]],
+    allowed: Allowed,
 ) -> tuple[str, dict[str, Any]]:
     """A preset and the options drawn for it (not yet checked as a ruleset); an option
-    ``aim`` narrows is drawn among the values it allows whenever the preset's is not one."""
+    ``aim`` narrows is drawn among the values it allows whenever the preset's is not one, and
+    one ``allowed`` lists only among its values."""
     name = rng.choice(names)
     base = find_preset(name).rules
     drawn: dict[str, JSON] = {}
@@ -171,12 +179,16 @@ def _options(
     team_base = base if base.partnership else find_preset("suwiki-partnership").rules
 
     def pick(option: str, values: Sequence[Any], kept: Ruleset = base) -> Any:
-        allowed = aim.get(option)
-        if allowed is not None:
-            values = [v for v in values if option_label(option, v) in allowed] or values
+        played = allowed.get(option)
+        values = values if played is None else played
+        aimed = aim.get(option)
+        if aimed is not None:
+            values = [v for v in values if option_label(option, v) in aimed] or values
         if option not in fixed:
             value = getattr(kept, option)
-            kept_out = allowed is not None and option_label(option, value) not in allowed
+            kept_out = (aimed is not None and option_label(option, value) not in aimed) or (
+                played is not None and value not in played
+            )
             if rng.random() < 0.5 or kept_out:
                 value = rng.choice(values)
             if value != getattr(base, option):
@@ -294,12 +306,15 @@ def draw_hand(
     names: Sequence[str],
     fixed: Mapping[str, JSON],
     aim: Mapping[str, frozenset[str]] | None = None,
+    *,
+    allowed: Allowed | None = None,
 ) -> Draw | None:
-    """Hand ``number`` of the run with ``seed`` over the presets ``names`` (options ``fixed``),
-    aimed at what ``aim`` allows (:func:`_variant`; a first or a later hand as it asks);
-    ``None`` when its drawn options form no valid ruleset."""
+    """Hand ``number`` of the run with ``seed`` over the presets ``names`` (options ``fixed``,
+    and those ``allowed`` lists drawn among its values), aimed at what ``aim`` allows
+    (:func:`_variant`; a first or a later hand as it asks); ``None`` when its drawn options
+    form no valid ruleset."""
     rng = random.Random(f"{seed}/{number}")
-    variant = _variant(rng, names, fixed, aim)
+    variant = _variant(rng, names, fixed, aim, allowed)
     if variant is None:
         return None
     preset, changed, rules = variant

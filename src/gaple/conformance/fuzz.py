@@ -20,6 +20,13 @@ until they have what the cell needs (:func:`gaple.conformance.situations.needs`)
 draws cannot aim at under the run's presets and fixed options is left alone after a few tries.
 The report counts the hands reaching each feature value and each cell.
 
+Scope: a run given a scope (:mod:`gaple.conformance.scope`), or against an engine whose hello
+declares what it plays, draws only inside it (its presets, its fixed options, and the values it
+plays of the others), aims only at the cells its rules can reach, and counts those; a draw
+outside it (an invalid ruleset, rules it does not play, a situation or feature it does not
+play) is counted, never sent, and the shrinker never leaves it. Without a scope the draws are
+exactly those of the presets and options asked for (an invalid ruleset counted outside).
+
 The hand is turned into an ordinary case (:func:`gaple.conformance.cases.assemble_case`) and
 run with :func:`gaple.conformance.runner.run_case`, in one ``batch`` when the engine offers
 it, so the fuzzer compares exactly what the suite compares and the case it reports is ready
@@ -30,7 +37,6 @@ dropped, choices put to the policy's favourite) that still fails on the same rul
 
 from __future__ import annotations
 
-import functools
 import gc
 import hashlib
 import json
@@ -51,9 +57,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 from gaple.conformance.bounded import json_line
-from gaple.conformance.cases import assemble_case
 from gaple.conformance.drawing import (
     POLICIES,
+    Allowed,
     Draw,
     Hand,
     draw_hand,
@@ -63,26 +69,24 @@ from gaple.conformance.drawing import (
 )
 from gaple.conformance.engines import Engine, EngineError, kill_all
 from gaple.conformance.runner import CaseOutcome, EngineInfo, hello, run_case
+from gaple.conformance.scope import Scope
 from gaple.conformance.situations import (
     FEATURES,
+    Cell,
     all_cells,
     needs,
-    unreachable_reason,
     value_key,
 )
-from gaple.position import position_of
+from gaple.conformance.tailor import hand_case, reachable
+from gaple.io import rules_to_json
 from gaple.presets import PRESETS, find_preset
-from gaple.reference.scoring import Reckoning, reckon
-from gaple.result import result_of
 from gaple.rules import (
     InvalidRuleset,
-)
-from gaple.state import (
-    State,
 )
 
 __all__ = [
     "MAX_SECONDS",
+    "EmptyScope",
     "Finding",
     "FuzzReport",
     "Unsupported",
@@ -113,8 +117,9 @@ class Finding:
 
 @frozen
 class FuzzReport:
-    """What a run did: the finding (if any), how many hands were played or skipped, and how
-    many reached each feature value and each cell."""
+    """What a run did: the finding (if any), how many hands were played or skipped, how many
+    were drawn inside the scope and outside it, and how many reached each feature value and
+    each cell of the scope."""
 
     finding: Finding | None
     played: int
@@ -127,9 +132,18 @@ class FuzzReport:
     """Seconds until the first disagreement (before shrinking), if there was one."""
     counts: dict[str, int]
     """For each feature value (``"ending=blocked"``) and each cell
-    (:func:`~gaple.conformance.situations.all_cells`), the played hands that reached it."""
+    (:func:`~gaple.conformance.situations.all_cells`; of a scope, those it can reach:
+    :func:`~gaple.conformance.tailor.reachable`), the played hands that reached it."""
     skip_reason: str | None = None
     """The first reason an engine gave for declining a hand."""
+    inside: int = 0
+    """Hands drawn inside the scope (every hand with a valid ruleset, without a scope)."""
+    outside: int = 0
+    """Draws outside the scope: an invalid ruleset, one the scope does not play, or a hand
+    reaching a situation or feature it does not play. Never sent to the engine."""
+    scope: str | None = None
+    """The scope searched (:meth:`~gaple.conformance.scope.Scope.label`); ``None`` for none
+    (the presets and options asked for, drawn as they come)."""
 
     @property
     def cells_reached(self) -> int:
@@ -140,18 +154,29 @@ class FuzzReport:
         """The counts as text: the hands, each feature value, and the cells reached."""
         values = [key for key in self.counts if not _is_cell(key)]
         width = max(map(len, values))
-        lines = [f"{'hands played':<{width}}  {self.played}"]
+        lines = [] if self.scope is None else [f"{'scope':<{width}}  {self.scope}"]
+        lines.append(f"{'draws':<{width}}  {self.draws()}")
+        lines.append(f"{'hands played':<{width}}  {self.played}")
         lines.append(f"{'skipped (unsupported)':<{width}}  {self.skipped}")
         lines += [f"{key:<{width}}  {self.counts[key]}" for key in values]
         cells = len(self.counts) - len(values)
         lines.append(f"{'cells reached':<{width}}  {self.cells_reached} of {cells}")
         return "\n".join(lines)
 
+    def draws(self) -> str:
+        """``120 inside the scope (96.0%), 5 outside``: the share of draws inside it."""
+        total = self.inside + self.outside
+        share = f" ({100 * self.inside / total:.1f}%)" if total else ""
+        return f"{self.inside} inside the scope{share}, {self.outside} outside"
+
     def to_json(self) -> dict[str, JSON]:
         """The report as JSON (the case itself is written separately)."""
         return {
+            "scope": self.scope,
             "played": self.played,
             "skipped": self.skipped,
+            "inside": self.inside,
+            "outside": self.outside,
             "skip_reason": self.skip_reason,
             "seconds": round(self.seconds, 3),
             "found_after": None if self.found_after is None else round(self.found_after, 3),
@@ -182,14 +207,39 @@ AIM_MISSES = 3
 """Aimed draws that miss a cell's options before the run stops aiming at it."""
 
 
-@functools.cache
-def _aimable() -> tuple[str, ...]:
-    """The cells no fact rules out: what a run may aim at, with what each needs worked out
-    (cached) before the jobs are forked, so that no job works it out again."""
-    cells = tuple(cell for cell in all_cells() if unreachable_reason(cell) is None)
-    for cell in cells:
-        needs(cell)
-    return cells
+@frozen
+class _Aims:
+    """What a run inside one scope may aim at: the cells its rules can reach, and what a hand
+    needs to reach each (:func:`~gaple.conformance.situations.needs` inside the scope)."""
+
+    cells: tuple[Cell, ...]
+    needs: dict[Cell, dict[str, frozenset[str]]]
+
+
+_AIMS: dict[str | None, _Aims] = {}
+"""The aims of each scope a run searched (by :attr:`~gaple.conformance.scope.Scope.key`,
+``None`` for every rule)."""
+
+
+def _aimable(scope: Scope | None = None) -> _Aims:
+    """The cells of ``scope`` no fact rules out (every rule's when ``None``): what a run may
+    aim at, with what each needs worked out once per scope, before the jobs are forked, so
+    that no job works it out again."""
+    key = None if scope is None else scope.key
+    if key not in _AIMS:
+        within = None if scope is None else scope.within()
+        cells = reachable(scope)
+        _AIMS[key] = _Aims(cells, {cell: needs(cell, within) for cell in cells})
+    return _AIMS[key]
+
+
+def _counted(scope: Scope | None) -> tuple[str, ...]:
+    """What a report of a run inside ``scope`` counts, in report order: every feature value,
+    then each cell of the scope (every cell, :data:`COUNTED`, without one)."""
+    if scope is None:
+        return COUNTED
+    values = tuple(value_key(f.name, v) for f in FEATURES for v in f.values)
+    return (*values, *_aimable(scope).cells)
 
 
 class _OutOfTime(BaseException):
@@ -201,39 +251,25 @@ class Unsupported(Exception):
     """The engine declined every hand drawn: nothing was compared."""
 
 
+class EmptyScope(ValueError):
+    """No hand drawn lies inside the scope: its rules fit no preset's deal, or contradict the
+    presets and options asked for."""
+
+
 def _case(
     hand: Hand, seed: int, steps: int | None = None, *, annotated: bool = True
 ) -> dict[str, JSON]:
-    """The hand as a case (:func:`~gaple.conformance.cases.assemble_case`, ``annotated`` or
+    """The hand as a case (:func:`~gaple.conformance.tailor.hand_case`, ``annotated`` or
     not), cut after ``steps`` steps when given; its ID ends with a digest of what makes the
     hand (variant, deal, actions, first hand), taken from the case's own JSON."""
     draw = hand.draw
-    played = hand.played if steps is None else hand.played[:steps]
-    final = played[-1].after if played else hand.start
-    reckoning = None if final.ending is None else _reckoning(hand, final)
-    case = assemble_case(
-        case_id="fuzz",
-        topic="fuzz",
-        description=f"Found by gaple conformance fuzz (variant {draw.preset}, seed {seed}).",
-        preset=draw.preset,
-        overrides=draw.changed,
-        start=hand.start,
-        played=played,
-        result=None if reckoning is None else result_of(reckoning, worded=annotated),
-        legal=hand.legal,
-        situation=hand.situation if final is hand.final else None,
-        annotated=annotated,
-    )
+    description = f"Found by gaple conformance fuzz (variant {draw.preset}, seed {seed})."
+    case = hand_case(hand, "fuzz", description, topic="fuzz", steps=steps, annotated=annotated)
     actions = [step["action"] for step in case["steps"]]
     key = [case["variant"], case["deal"], actions, case["first_hand"]]
     digest = hashlib.sha1(json_line(key)).hexdigest()[:10]
     case["id"] = f"fuzz-{rules_label(draw.preset, draw.changed)}-{digest}"
     return case
-
-
-def _reckoning(hand: Hand, final: State) -> Reckoning:
-    """The reference's reckoning of ``final``, the hand's own when it is its end."""
-    return hand.reckoning if final is hand.final else reckon(position_of(final))
 
 
 # --- the run -----------------------------------------------------------------------------
@@ -249,13 +285,18 @@ class _Run:
         seed: int,
         max_seconds: float | None,
         shrink_seconds: float,
+        *,
+        scope: Scope | None = None,
+        greeted: tuple[Engine, EngineInfo] | None = None,
     ) -> None:
         self.make_engine = make_engine
         self.seed = seed
         self.max_seconds = max_seconds
         self.shrink_seconds = shrink_seconds
+        self.scope = scope
+        self.aims = _aimable(scope)
         self.began = time.monotonic()
-        self.current: tuple[Engine, EngineInfo] | None = None
+        self.current: tuple[Engine, EngineInfo] | None = greeted
         self.found: Finding | None = None
         self.found_after: float | None = None
         self.counts: Counter[str] = Counter()
@@ -267,6 +308,8 @@ class _Run:
         """Per cell, the aimed draws that did not get the options it needs."""
         self.played = 0
         self.skipped = 0
+        self.inside = 0
+        self.outside = 0
         self.reasons: list[str] = []
         self.broken: str | None = None
         """Why the engine failed (crash, hang, out of protocol): that ends the search, and is
@@ -297,18 +340,37 @@ class _Run:
         has reached least; ``None`` for a plain draw."""
         if self.rng.random() < 0.5:
             return None
-        picked = self.rng.sample(_aimable(), AIM_SAMPLE)
+        aimable = self.aims.cells
+        picked = self.rng.sample(aimable, min(AIM_SAMPLE, len(aimable)))
         cells = [cell for cell in picked if self.missed[cell] < AIM_MISSES]
         return min(cells, key=self.counts.__getitem__, default=None)
 
-    def draw(self, number: int, presets: Sequence[str], fixed: Mapping[str, JSON]) -> Draw | None:
-        """Hand ``number`` of the run, aimed (:meth:`aim`) or not."""
+    def draw(
+        self,
+        number: int,
+        presets: Sequence[str],
+        fixed: Mapping[str, JSON],
+        allowed: Allowed | None = None,
+    ) -> Draw | None:
+        """Hand ``number`` of the run, aimed (:meth:`aim`) or not, its options among those
+        ``allowed``; ``None`` (a draw outside) when they form no valid ruleset or one the
+        scope does not play."""
         cell = self.aim()
-        aim = None if cell is None else needs(cell)
-        draw = draw_hand(self.seed, number, presets, fixed, aim)
+        aim = None if cell is None else self.aims.needs[cell]
+        draw = draw_hand(self.seed, number, presets, fixed, aim, allowed=allowed)
         if aim is not None and cell is not None and draw is not None and not meets(aim, draw):
             self.missed[cell] += 1
+        if draw is None or (self.scope is not None and not self.scope.admits(draw.rules)):
+            self.outside += 1
+            return None
         return draw
+
+    def admits(self, hand: Hand) -> bool:
+        """Whether the played ``hand`` lies inside the scope: its rules, and the situation and
+        feature tags it reached."""
+        if self.scope is None:
+            return True
+        return self.scope.outside(_inside_of(hand)) is None
 
     def steer(self, draw: Draw) -> Hand:
         """The drawn hand under a play policy chosen by how many cells the run had not yet
@@ -367,9 +429,18 @@ class _Run:
             skipped=self.skipped,
             seconds=self.elapsed(),
             found_after=self.found_after,
-            counts={key: self.counts[key] for key in COUNTED},
+            counts={key: self.counts[key] for key in _counted(self.scope)},
             skip_reason=self.reasons[0] if self.reasons else None,
+            inside=self.inside,
+            outside=self.outside,
+            scope=None if self.scope is None else self.scope.label(),
         )
+
+
+def _inside_of(hand: Hand) -> dict[str, JSON]:
+    """What :meth:`~gaple.conformance.scope.Scope.outside` reads of a hand's case: its rules
+    and its situation (its feature tags follow from both)."""
+    return {"rules": rules_to_json(hand.draw.rules), "situation": hand.situation}
 
 
 # --- shrinking ---------------------------------------------------------------------------
@@ -420,6 +491,8 @@ def _shrink(run: _Run, hand: Hand, outcome: CaseOutcome, case: dict[str, JSON]) 
         if simpler is None:
             return False
         candidate = play_draw(simpler)
+        if not run.admits(candidate):
+            return False  # a simpler hand the scope does not play (a preset's option put back)
         result, built = run.attempt(candidate)
         if result.status == "errored":
             run.broken = result.message
@@ -477,12 +550,19 @@ def fuzz(
     shrink_seconds: float = SHRINK_SECONDS,
     shard: tuple[int, int] | None = None,
     jobs: int = 1,
+    scope: Scope | None = None,
 ) -> FuzzReport:
     """Play up to ``examples`` drawn hands (for at most ``max_seconds``) on the engine and the
     spec; the report holds the first disagreement, shrunk for at most ``shrink_seconds``.
 
     ``variants`` is one preset, several, or ``None`` for every preset; ``overrides`` are
     options fixed in every example (the others are drawn per example).
+
+    ``scope`` (else what the engine's hello declares it plays, when it declares it: the
+    engine is greeted once first) confines the search: hands are drawn only inside it
+    (:meth:`~gaple.conformance.scope.Scope.draws`; among ``variants``, with ``overrides``),
+    aimed only at its cells, and a draw it does not play is counted outside and never sent.
+    Without either the draws are those of ``variants`` and ``overrides`` alone.
 
     ``shard`` (I, N) plays only the hands of shard I of N (:func:`owner` of the hand's
     number): the shards of one seed play disjoint hands, the same ones in every run that is
@@ -494,6 +574,7 @@ def fuzz(
         EngineError: the engine cannot even be started and greeted, or it crashed, hung or
             answered out of protocol during the search (never reported as a disagreement).
         Unsupported: the engine declined every hand.
+        EmptyScope: no hand drawn lies inside the scope.
         gaple.rules.InvalidRuleset: ``overrides`` fit none of the variants.
     """
     if variants is None:
@@ -503,23 +584,80 @@ def fuzz(
     else:
         names = [find_preset(name).name for name in variants]
     fixed = dict(overrides or {})
-    presets = playable(names, fixed)
-    if not presets:
-        find_preset(names[0]).rules.replace(**fixed)  # raises, saying why
-    _aimable()  # once, before the jobs are forked
+    greeted = None
+    if scope is None:
+        greeted = _greet(make_engine)
+        scope = greeted[1].plays
+        if jobs > 1:  # each job starts its own engine
+            greeted[0].close()
+            greeted = None
+    try:
+        presets, fixed, allowed = _drawn_from(scope, names, fixed)
+    except BaseException:
+        if greeted is not None:
+            greeted[0].close()
+        raise
+    _aimable(scope)  # once, before the jobs are forked
     index, count = shard or (1, 1)
 
     def search(job: int) -> FuzzReport:
         # Job j of J in shard I of N is shard I + N * (j - 1) of N * J: an owner() equal to I
         # modulo N, so together the jobs take exactly the hands of the shard.
         part = (index + count * (job - 1), count * jobs)
-        run = _Run(make_engine, seed, max_seconds, shrink_seconds)
-        return _search(run, presets, fixed, examples, part)
+        run = _Run(make_engine, seed, max_seconds, shrink_seconds, scope=scope, greeted=greeted)
+        return _search(run, presets, fixed, examples, part, allowed=allowed)
 
     report = search(1) if jobs == 1 else _merge(_in_processes(search, jobs))
+    if scope is not None and report.outside and not report.inside:
+        msg = f"no hand drawn of {report.outside} lies inside {scope.label()}"
+        raise EmptyScope(msg)
     if report.finding is None and report.skipped and not report.played:
         raise Unsupported(report.skip_reason)
     return report
+
+
+def _greet(make_engine: Callable[[], Engine]) -> tuple[Engine, EngineInfo]:
+    """A fresh engine and its hello (what it declares it plays).
+
+    Raises:
+        EngineError: it cannot be started or greeted.
+    """
+    engine = make_engine()
+    try:
+        return engine, hello(engine)
+    except BaseException:
+        engine.close()
+        raise
+
+
+def _drawn_from(
+    scope: Scope | None, names: list[str], fixed: dict[str, JSON]
+) -> tuple[list[str], dict[str, JSON], Allowed | None]:
+    """The presets hands are drawn from, the options fixed (JSON form) and those drawn among
+    a few values: those of ``scope`` (:meth:`~gaple.conformance.scope.Scope.draws`) among the
+    presets ``names``, with the options ``fixed`` fixed; without a scope ``names`` and
+    ``fixed`` alone, as they always were.
+
+    Raises:
+        EmptyScope: no preset's deal fits the scope and the presets and options asked for.
+        gaple.rules.InvalidRuleset: without a scope, ``fixed`` fits none of ``names``.
+    """
+    if scope is None:
+        presets = playable(names, fixed)
+        if not presets:
+            find_preset(names[0]).rules.replace(**fixed)  # raises, saying why
+        return presets, fixed, None
+    theirs, their_fixed, allowed = scope.draws()
+    chosen = [name for name in theirs if name in names]
+    both = {**their_fixed, **fixed}
+    presets = playable(chosen, both)
+    if not presets:
+        asked = "" if set(names) >= set(PRESETS) else f" among {', '.join(names)}"
+        shown = "".join(f" {key}={json.dumps(value)}" for key, value in fixed.items())
+        asked += f" with{shown}" if shown else ""
+        msg = f"no preset's deal lies inside {scope.label()}{asked}"
+        raise EmptyScope(msg)
+    return presets, both, {k: v for k, v in allowed.items() if k not in fixed}
 
 
 def owner(number: int, count: int) -> int:
@@ -536,9 +674,12 @@ def _search(
     fixed: dict[str, JSON],
     examples: int,
     shard: tuple[int, int],
+    *,
+    allowed: Allowed | None = None,
 ) -> FuzzReport:
     """The hands of the run's seed that fall to ``shard``, among its first ``examples``
-    (so the shards of a run share them out), until the time is up or one disagrees."""
+    (so the shards of a run share them out), until the time is up or one disagrees; those
+    drawn outside the run's scope are counted, not played."""
     # A hand's objects die with it, none in a cycle (a test holds it), so the cycle collector
     # finds nothing; but at its usual threshold, 700 new objects, it would walk the live
     # states of every hand several times over: a tenth of the run.
@@ -551,10 +692,15 @@ def _search(
                 break
             if shard[1] > 1 and owner(number, shard[1]) != shard[0]:
                 continue  # another shard's hand, not even drawn
-            draw = run.draw(number, presets, fixed)
+            draw = run.draw(number, presets, fixed, allowed)
             if draw is None:
-                continue  # an invalid ruleset
-            if run.play(run.steer(draw)) is not None:
+                continue  # an invalid ruleset, or one outside the scope
+            hand = run.steer(draw)
+            if not run.admits(hand):
+                run.outside += 1  # a situation or feature the scope does not play
+                continue
+            run.inside += 1
+            if run.play(hand) is not None:
                 break
     finally:
         run.close()
@@ -633,8 +779,11 @@ def _merge(reports: Sequence[FuzzReport]) -> FuzzReport:
         skipped=sum(r.skipped for r in reports),
         seconds=max(r.seconds for r in reports),
         found_after=found[0].found_after if found else None,
-        counts={key: sum(r.counts[key] for r in reports) for key in COUNTED},
+        counts={key: sum(r.counts[key] for r in reports) for key in reports[0].counts},
         skip_reason=reasons[0] if reasons else None,
+        inside=sum(r.inside for r in reports),
+        outside=sum(r.outside for r in reports),
+        scope=reports[0].scope,
     )
 
 

@@ -158,6 +158,8 @@ class JsonLinesReport:
             "interrupted": summary.interrupted,
             "verdict": summary.verdict,
         }
+        if summary.measured is not None:
+            footer["scope"] = summary.measured.to_json()
         if held is not None:
             path, judgement = held
             footer["expectations"] = {
@@ -221,8 +223,11 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
         rows.append("stopped early (--max-fail reached)")
     if summary.interrupted:
         rows.append("interrupted: the counts cover the cases finished")
+    measured = summary.measured
+    within = "" if measured is None else f" within {measured.scope}"
+    cells = "" if measured is None else f", {measured.describe()},"
     rows.append(
-        f"{summary.verdict.upper()}: {counted(len(summary.outcomes), 'case')} in "
+        f"{summary.verdict.upper()}{within}: {counted(len(summary.outcomes), 'case')}{cells} in "
         f"{summary.seconds:.2f} s"
     )
     if summary.verdict == "partial":
@@ -234,6 +239,11 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
             )
         if summary.by_request:
             why.append(f"{summary.by_request} skipped on request (--skip-feature)")
+        if measured is not None and measured.open:
+            why.append(
+                f"{measured.open} situation cells of the scope reached by no case "
+                "(gaple vectors coverage names them)"
+            )
         rows.append(
             f"only {summary.count('passed')} of {len(summary.outcomes)} cases checked: "
             + "; ".join(why)
@@ -295,6 +305,14 @@ def junit_xml(
             skipped=str(shown.count("skipped")),
             time=f"{sum(o.seconds for o in outcomes):.3f}",
         )
+        if summary.measured is not None:
+            properties = ET.SubElement(suite, "properties")
+            for key, value in (
+                ("gaple.scope", summary.measured.scope),
+                ("gaple.cells", summary.measured.describe()),
+                ("gaple.verdict", summary.verdict),
+            ):
+                ET.SubElement(properties, "property", name=key, value=printable(value))
         for outcome in outcomes:
             element = ET.SubElement(
                 suite,

@@ -35,11 +35,9 @@ from gaple.conformance.compare import (
 )
 from gaple.conformance.engines import Engine, EngineError, refuse_error
 from gaple.conformance.escape import json_escaped, printable
+from gaple.conformance.scope import BadPlays, Scope, declared_scope
 from gaple.conformance.shapes import reply_problem, state_fits
-from gaple.conformance.situations import FEATURES
-from gaple.conformance.tags import TAGS, case_tags
 from gaple.io import FormatError, deal_from_json, rules_from_json, state_to_json
-from gaple.rules import OPTION_NAMES
 from gaple.state import IllegalMove, State, apply, new_hand, parse_move
 
 __all__ = [
@@ -48,7 +46,7 @@ __all__ = [
     "CaseOutcome",
     "EngineInfo",
     "Exchange",
-    "Scope",
+    "Measured",
     "Summary",
     "ask",
     "hello",
@@ -64,45 +62,6 @@ JSON = Any
 
 PLAYING_LEVELS = ("line", "turns")
 """Levels an engine needs to play a case at all; count and points are only compared."""
-
-
-@frozen
-class Scope:
-    """What an engine declares it plays (the optional ``plays`` of its hello): per option, the
-    values (in the case's JSON form), per situation feature
-    (:mod:`gaple.conformance.situations`), the values, and the feature tags
-    (:mod:`gaple.conformance.tags`); what it leaves out it plays whatever the value. A case
-    outside the scope is not sent; one inside it that the engine declines is a failure.
-
-    ``--skip-feature`` is a scope too, the user's: every tag but those skipped."""
-
-    options: dict[str, frozenset[str]]
-    """Each option named, and its values as canonical JSON text."""
-    situation: dict[str, frozenset[str]]
-    """Each feature named, and its values."""
-    features: frozenset[str] | None = None
-    """The feature tags played, ``None`` for every one: a case with another tag is outside."""
-
-    def outside(self, case: Mapping[str, JSON]) -> str | None:
-        """Why ``case`` lies outside the scope (its first option or feature value not
-        declared, or its first tag not played), or ``None`` when it lies inside."""
-        for name, values in self.options.items():
-            value = case["rules"].get(name)
-            if _canonical(value) not in values:
-                return f"option {name} is {_canonical(value)}"
-        situation = case.get("situation", {})
-        for name, values in self.situation.items():
-            if name in situation and situation[name] not in values:
-                return f"situation {name} is {situation[name]}"
-        if self.features is not None:
-            for tag in case_tags(case):
-                if tag not in self.features:
-                    return f"feature {tag}"
-        return None
-
-
-def _canonical(value: JSON) -> str:
-    return json.dumps(value, sort_keys=True)
 
 
 @frozen
@@ -322,65 +281,20 @@ def hello(engine: Engine) -> EngineInfo:
         levels=tuple(level for level in LEVELS if level in levels),
         error_codes=reply["error_codes"],
         batch=reply.get("batch") is True,
-        plays=None if reply.get("plays") is None else _scope(reply["plays"]),
+        plays=None if reply.get("plays") is None else _declared(reply["plays"]),
     )
 
 
-def _scope(plays: JSON) -> Scope:
-    """The ``plays`` of a hello, checked: ``options`` and ``situation``, each mapping a name
-    (an option of the rules, a situation feature) to the list of values it plays, and
-    ``features``, the list of feature tags it plays.
+def _declared(plays: JSON) -> Scope:
+    """The scope a hello's ``plays`` declares.
 
     Raises:
-        EngineError: the field is not of that shape, or names an unknown option, feature,
-            feature value or tag.
+        EngineError: it does not describe one (the message names the field).
     """
-    if not isinstance(plays, dict) or set(plays) - {"options", "situation", "features"}:
-        msg = "hello 'plays' must be an object with 'options', 'situation' and/or 'features'"
-        raise EngineError(msg)
-    options, situation = plays.get("options", {}), plays.get("situation", {})
-    # Values kept as tuples: a list or object in a hello is compared, never hashed.
-    known = {feature.name: feature.values for feature in FEATURES}
-    for field_name, table, names in (
-        ("options", options, set(OPTION_NAMES)),
-        ("situation", situation, set(known)),
-    ):
-        if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):
-            msg = f"hello 'plays.{field_name}' must map each name to a list of values"
-            raise EngineError(msg)
-        unknown = sorted(set(table) - names)
-        if unknown:
-            names_shown = printable(", ".join(map(str, unknown)), limit=80)
-            msg = f"hello 'plays.{field_name}' names unknown {names_shown}"
-            raise EngineError(msg)
-    for name, values in situation.items():
-        strange = [v for v in values if v not in known[name]]
-        if strange:
-            shown = printable(json.dumps(strange), limit=80)
-            msg = f"hello 'plays.situation.{name}' holds unknown values {shown}"
-            raise EngineError(msg)
-    return Scope(
-        options={name: frozenset(map(_canonical, values)) for name, values in options.items()},
-        situation={name: frozenset(values) for name, values in situation.items()},
-        features=_tags(plays["features"]) if "features" in plays else None,
-    )
-
-
-def _tags(features: JSON) -> frozenset[str]:
-    """The ``plays.features`` of a hello: a list of known tags.
-
-    Raises:
-        EngineError: it is not a list of known tags.
-    """
-    if not isinstance(features, list):
-        msg = "hello 'plays.features' must be a list of feature tags"
-        raise EngineError(msg)
-    strange = [tag for tag in features if tag not in [known.name for known in TAGS]]
-    if strange:
-        shown = printable(json.dumps(strange), limit=80)
-        msg = f"hello 'plays.features' holds unknown tags {shown}"
-        raise EngineError(msg)
-    return frozenset(features)
+    try:
+        return declared_scope(plays)
+    except BadPlays as error:
+        raise EngineError(str(error)) from None
 
 
 def _show(reply: Mapping[str, JSON]) -> str:
@@ -720,6 +634,43 @@ def _same_result(
 
 
 @frozen
+class Measured:
+    """The scope a run is measured in and its situation cells
+    (:mod:`gaple.conformance.situations`): those its rules reach, those the cases chosen for it
+    reach, and those the cases that passed reached."""
+
+    scope: str
+    """The scope's label: ``pagat-4x7 (declared)``."""
+    reachable: int
+    selected: int
+    """Reached by the cases chosen for the scope (before ``--case`` and ``-k``)."""
+    checked: int = 0
+    """Reached by the cases that passed."""
+
+    @property
+    def open(self) -> int:
+        """The cells of the scope no case chosen for it reaches: the verdict is at best
+        PARTIAL while there are any."""
+        return self.reachable - self.selected
+
+    def describe(self) -> str:
+        """``480 of 480 situation cells of this scope``."""
+        said = f"{self.checked} of {self.reachable} situation cells of this scope"
+        return said + (f", {self.open} open" if self.open else "")
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "name": self.scope,
+            "cells": {
+                "reachable": self.reachable,
+                "selected": self.selected,
+                "checked": self.checked,
+                "open": self.open,
+            },
+        }
+
+
+@frozen
 class Summary:
     """The outcomes of a run."""
 
@@ -729,6 +680,8 @@ class Summary:
     stopped_early: bool
     interrupted: bool = False
     """Whether the user interrupted the run (Ctrl-C); the outcomes are the cases finished."""
+    measured: Measured | None = None
+    """The scope the run was measured in, when it had one."""
 
     def count(self, status: str) -> int:
         """How many cases ended with ``status``."""
@@ -744,13 +697,15 @@ class Summary:
         """``conforms``; ``does not conform`` (a case failed or errored); ``nothing checked``
         (no case was played to the end: every one skipped, or none run), which is no evidence
         of conformance; or ``partial`` (none failed, but the engine declined cases without
-        declaring what it plays, or the user skipped some by their features), evidence for
-        the share checked only."""
+        declaring what it plays, the user skipped some by their features, or the cases of the
+        run's scope leave some of its situation cells open), evidence for the share checked
+        only."""
         if not self.ok:
             return "does not conform"
         if not self.count("passed"):
             return "nothing checked"
-        return "partial" if self.declined or self.by_request else "conforms"
+        open_cells = self.measured is not None and self.measured.open > 0
+        return "partial" if self.declined or self.by_request or open_cells else "conforms"
 
     @property
     def declined(self) -> int:

@@ -334,6 +334,7 @@ def _protocol() -> dict[str, JSON]:
                 "plays": {
                     "type": "object",
                     "properties": {
+                        "preset": {"type": "string"},
                         "options": {"type": "object", "additionalProperties": {"type": "array"}},
                         "situation": {
                             "type": "object",

@@ -16,7 +16,6 @@ reason against every hand they play (a witness of an "unreachable" cell fails th
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
@@ -211,6 +210,9 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "forbidden_leads": ("none", "some"),
     "first_lead": ("double-blank", "double", "any-tile"),
     "later_lead": ("double-blank", "double", "any-tile"),
+    # Not an option but what the deal sizes decide; no feature's cells use it, but a scope
+    # (one preset's rules) narrows by it: a hand without a starter never leads one.
+    "has_starter": ("on", "off"),
 }
 """Each option a feature interacts with, and its labels (:func:`option_values`)."""
 
@@ -441,8 +443,11 @@ ABSENT = "absent"
 """The value of a feature that does not apply to a hand (a challenge in a hand someone went
 out of); never part of a cell, but what some values rule out."""
 
+_ALWAYS = frozenset({"hand", "lead", "forbidden-lead"})
+"""The features every hand has a value of (:func:`features_of`)."""
+
 _DOMAINS: dict[str, frozenset[str]] = {
-    **{f.name: frozenset((*f.values, ABSENT)) for f in FEATURES},
+    **{f.name: frozenset((*f.values, *([] if f.name in _ALWAYS else [ABSENT]))) for f in FEATURES},
     **{name: frozenset(labels) for name, labels in OPTIONS.items()},
 }
 
@@ -595,6 +600,19 @@ IMPLICATIONS: tuple[Implies, ...] = (
         "closing-bonus=top-double|double-blank|other-double", "ending=out-placing", "the same"
     ),
     _implies("ending=out-discarding", "closing-bonus=none|absent", "a discard earns no bonus"),
+    *(
+        _implies(
+            f"last-tile={tile}, ending=out-placing, settlement=partnership, {worth}",
+            f"closing-bonus={tile}",
+            "a double with a value that closes the hand by placing earns its bonus",
+        )
+        for tile, worth in (
+            ("top-double", "top_double_bonus=more"),
+            ("double-blank", "closing_any_double=off, blank_double_bonus=more"),
+            ("double-blank", "closing_any_double=on, top_double_bonus=more"),
+            ("other-double", "closing_any_double=on, top_double_bonus=more"),
+        )
+    ),
     _implies("last-tile=plain", "closing-bonus=none|absent", "only a double earns one"),
     _implies("closing-bonus=other-double", "closing_any_double=on", "only the house rule pays it"),
     _implies("closing-bonus=other-double", "top_double_bonus=more", "it pays N-N's value"),
@@ -680,7 +698,17 @@ IMPLICATIONS: tuple[Implies, ...] = (
         "a turned-up starter is never led, so no ban applies to it",
     ),
     _implies("forbidden_leads=none", "forbidden-lead=none", "no ban, nothing refused"),
+    _implies("has_starter=on", "lead=starter", "a turned-up starter begins the line"),
+    _implies("has_starter=off", "lead=!starter", "without a starter a seat leads"),
+    _implies("lead=starter", "has_starter=on", "only a starter is a starter's lead"),
     _implies("lead=double-blank|double|any-tile, hand=first", "first_lead=*", "by definition"),
+    *(
+        _implies(
+            f"hand={hand}, {option}={rule}, has_starter=off", f"lead={rule}", "the rule in force"
+        )
+        for hand, option in (("first", "first_lead"), ("later", "later_lead"))
+        for rule in ("double-blank", "double", "any-tile")
+    ),
     _implies("lead=double-blank, hand=first", "first_lead=double-blank", "the rule in force"),
     _implies("lead=double, hand=first", "first_lead=double", "the rule in force"),
     _implies("lead=any-tile, hand=first", "first_lead=any-tile", "the rule in force"),
@@ -704,24 +732,58 @@ IMPLICATIONS: tuple[Implies, ...] = (
 the tests play (a hand that breaks one fails them)."""
 
 
-def _narrowed(fixed: Mapping[str, str]) -> tuple[dict[str, frozenset[str]], dict[str, str]]:
-    """The values each feature and option can still have when those of ``fixed`` hold, and
-    the reason that narrowed each (the facts applied until nothing changes)."""
+Within = Mapping[str, frozenset[str]]
+"""What a scope plays (:mod:`gaple.conformance.scope`): for some options and features, the
+labels or values its rules allow; the others keep every one."""
+
+
+def outside_reason(name: str, values: Iterable[str]) -> str:
+    """Why a cell lies outside a scope that allows only ``values`` of ``name``."""
+    shown = ", ".join(sorted(values)) or "no value"
+    return f"outside the scope: its rules give {name} only {shown}"
+
+
+def _narrowed(
+    fixed: Mapping[str, str], within: Within | None = None
+) -> tuple[dict[str, frozenset[str]], dict[str, str]]:
+    """The values each feature and option can still have when those of ``fixed`` hold inside
+    the scope ``within`` (every rule when ``None``), and the reason that narrowed each (the
+    facts applied until nothing changes)."""
     allowed = dict(_DOMAINS)
     why: dict[str, str] = {}
+    for name, values in (within or {}).items():
+        allowed[name] = allowed[name] & values
+        why[name] = outside_reason(name, values - {ABSENT})
     for name, value in fixed.items():
-        allowed[name] = frozenset({value})
+        allowed[name] = allowed[name] & {value}
     changed = True
     while changed:
         changed = False
         for fact in IMPLICATIONS:
-            if all(allowed[name] <= values for name, values in fact.when):
-                narrower = allowed[fact.then] & fact.among
-                if narrower != allowed[fact.then]:
-                    allowed[fact.then] = narrower
-                    why[fact.then] = fact.reason
-                    changed = True
+            narrowing = _consequence(fact, allowed)
+            if narrowing is not None:
+                name, narrower = narrowing
+                allowed[name] = narrower
+                why[name] = fact.reason
+                changed = True
     return allowed, why
+
+
+def _consequence(
+    fact: Implies, allowed: Mapping[str, frozenset[str]]
+) -> tuple[str, frozenset[str]] | None:
+    """What ``fact`` narrows when the values still ``allowed`` meet it, or ``None``: its
+    ``then`` when every condition holds, or, read backwards, the one condition left open when
+    its ``then`` cannot hold and every other condition does."""
+    held = [allowed[name] <= values for name, values in fact.when]
+    if all(held):
+        narrower = allowed[fact.then] & fact.among
+        return None if narrower == allowed[fact.then] else (fact.then, narrower)
+    if allowed[fact.then] & fact.among or held.count(False) != 1:
+        return None
+    name, values = fact.when[held.index(False)]
+    narrower = allowed[name] - values
+    return None if narrower == allowed[name] else (name, narrower)
 
 
 def _parts(cell: Cell) -> tuple[tuple[str, str], tuple[str, str]]:
@@ -731,24 +793,24 @@ def _parts(cell: Cell) -> tuple[tuple[str, str], tuple[str, str]]:
     return (a, x), (b, y)
 
 
-def unreachable_reason(cell: Cell) -> str | None:
-    """Why no hand reaches ``cell`` (with the presets' deal sizes), or ``None`` when the
-    facts of :data:`IMPLICATIONS` do not rule it out."""
+def unreachable_reason(cell: Cell, within: Within | None = None) -> str | None:
+    """Why no hand reaches ``cell`` (with the presets' deal sizes) inside the scope
+    ``within`` (every rule when ``None``), or ``None`` when the facts of
+    :data:`IMPLICATIONS` do not rule it out."""
     (a, x), (b, y) = _parts(cell)
-    allowed, why = _narrowed({a: x, b: y})
+    allowed, why = _narrowed({a: x, b: y}, within)
     for name in (b, a, *allowed):
         if not allowed[name]:
             return why[name]
     return None
 
 
-@functools.cache
-def needs(cell: Cell) -> dict[str, frozenset[str]]:
-    """What a hand must have to reach ``cell``, as far as the facts of :data:`IMPLICATIONS`
-    tell: each feature or option they narrow, with the values left to it (how the fuzzer aims
-    its draws at the cells a run has not reached)."""
+def needs(cell: Cell, within: Within | None = None) -> dict[str, frozenset[str]]:
+    """What a hand must have to reach ``cell`` inside the scope ``within``, as far as the
+    facts of :data:`IMPLICATIONS` tell: each feature or option they narrow, with the values
+    left to it (how the fuzzer aims its draws at the cells a run has not reached)."""
     (a, x), (b, y) = _parts(cell)
-    allowed, _ = _narrowed({a: x, b: y})
+    allowed, _ = _narrowed({a: x, b: y}, within)
     return {name: values for name, values in allowed.items() if values != _DOMAINS[name]}
 
 

@@ -311,12 +311,35 @@ def _shown_id(rule_id: str) -> str:
     return printable(rule_id, limit=60)
 
 
+def scope_line(report: Report) -> str | None:
+    """``within pagat-4x7 (declared): 303 of 303 situation cells of this scope``: the scope a
+    report was measured in and its cells, when the run had one."""
+    scope = report.footer.get("scope")
+    if not isinstance(scope, dict) or not isinstance(scope.get("cells"), dict):
+        return None
+    cells = scope["cells"]
+    checked = cells.get("checked")
+    said = "" if checked is None else f"{checked} of "
+    opened = f", {cells.get('open')} open" if cells.get("open") else ""
+    line = f"within {scope.get('name')}: {said}{cells.get('reachable')} situation cells"
+    return printable(line + " of this scope" + opened, limit=200)
+
+
+def _scope_name(report: Report) -> str | None:
+    scope = report.footer.get("scope")
+    name = scope.get("name") if isinstance(scope, dict) else None
+    return name if isinstance(name, str) else None
+
+
 def matrix_text(reports: Sequence[Report]) -> str:
     """The matrix as a table for the terminal: engines numbered above, four columns each."""
     lines = []
     for n, report in enumerate(reports, start=1):
         verdict = printable(report.footer.get("verdict", "?"), limit=40)
         lines.append(f"[{n}] {report.label}: {verdict} ({printable(report.path)})")
+        within = scope_line(report)
+        if within is not None:
+            lines.append(f"    {within}")
         held = expectations_line(report)
         if held is not None:
             lines.append(f"    {held}")
@@ -439,6 +462,15 @@ def merge(reports: Sequence[Report]) -> list[dict[str, JSON]]:
         if bad
         else ("conforms" if counts["passed"] else "nothing checked"),
     }
+    named = {_scope_name(shard) for shard in shards}
+    scope = first.footer.get("scope")
+    cells_of_scope = scope.get("cells") if isinstance(scope, dict) else None
+    if named != {None} and len(named) == 1 and isinstance(cells_of_scope, dict):
+        # Every shard measured the same scope; which cells passed is each shard's own.
+        cells = {k: v for k, v in cells_of_scope.items() if k != "checked"}
+        footer["scope"] = {"name": named.pop(), "cells": cells}
+        if footer["verdict"] == "conforms" and cells.get("open"):
+            footer["verdict"] = "partial"
     # Each case was judged in its own shard: the lists join, in the run's order of cases.
     held = first.footer.get("expectations", {}).get("file")
     for shard in shards:
@@ -644,7 +676,8 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
     sections = [_engine_section(n, r, order, docs) for n, r in enumerate(reports, start=1)]
     head = "".join(
         f'<th colspan="4" data-engine="{n}">[{n}] {_e(r.label)}<br>'
-        f"<small>{_e(r.footer.get('verdict', '?'))}; {_e(r.path)}</small>"
+        f"<small>{_e(r.footer.get('verdict', '?'))}; {_e(scope_line(r) or 'no scope')}; "
+        f"{_e(r.path)}</small>"
         + ("" if (held := expectations_line(r)) is None else f"<br><small>{_e(held)}</small>")
         + "</th>"
         for n, r in enumerate(reports, start=1)
@@ -714,6 +747,10 @@ FUZZ_RUN = ("gaple", "impl", "seed", "variant", "set", "examples", "max_seconds"
 """The fields of a fuzz report that name its run: the shards of one run share them (the gaple
 that drew the hands, the engine command, the seed, the rules drawn from, the budget)."""
 
+FUZZ_SCOPE = ("scope", "inside", "outside")
+"""The fields of a fuzz report written by a gaple that searches a scope: the scope searched
+(shared by the shards of one run) and the draws inside and outside it (added up)."""
+
 
 def read_document(path: Path, limits: Limits = RECORD_LIMITS) -> JSON:
     """The JSON document in the file ``path``, through the bounded reader.
@@ -756,8 +793,10 @@ def read_fuzz_shard(path: Path) -> dict[str, JSON]:
         if key not in report:
             msg = f"{name}: no {key!r} field (written by a gaple that did not name the run)"
             raise BadReport(msg)
-    for key in ("played", "skipped"):
+    for key in ("played", "skipped", *(k for k in FUZZ_SCOPE[1:] if k in report)):
         _count(report, key, name)
+    if "scope" in report:
+        _need(report, "scope", (str, type(None)), name)
     _need(report, "skip_reason", (str, type(None)), name)
     if _need(report, "seconds", (int, float), name) < 0:
         msg = f"{name}: 'seconds' is below 0"
@@ -799,13 +838,22 @@ def merge_fuzz(shards: Sequence[tuple[str, dict[str, JSON]]]) -> dict[str, JSON]
         if set(report["situations"]) != set(theirs["situations"]):
             msg = f"{name}: not from the same run as {first} (its situations differ)"
             raise BadReport(msg)
+        for key in FUZZ_SCOPE:
+            if (key in report) != (key in theirs) or (
+                key == "scope" and report.get(key) != theirs.get(key)
+            ):
+                msg = f"{name}: not from the same run as {first} (its {key!r} differs)"
+                raise BadReport(msg)
     ordered = [shards[k][1] for k in _shard_order([(n, r["shard"]) for n, r in shards])]
     found = [report for report in ordered if report["finding"] is not None]
     reasons = [report["skip_reason"] for report in ordered if report["skip_reason"] is not None]
+    scoped = "scope" in theirs
     return {
         **{key: theirs[key] for key in FUZZ_RUN},
+        **({"scope": theirs["scope"]} if scoped else {}),
         "played": sum(report["played"] for report in ordered),
         "skipped": sum(report["skipped"] for report in ordered),
+        **{key: sum(report[key] for report in ordered) for key in FUZZ_SCOPE[1:] if key in theirs},
         "skip_reason": reasons[0] if reasons else None,
         "seconds": round(sum(report["seconds"] for report in ordered), 3),
         "found_after": found[0]["found_after"] if found else None,
