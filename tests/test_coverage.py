@@ -16,6 +16,7 @@ from gaple.conformance.cases import ScenarioError
 from gaple.conformance.coverage import case_cells, coverage, reason
 from gaple.conformance.drawing import POLICIES, draw_hand, play_draw
 from gaple.conformance.scenarios import all_cases
+from gaple.conformance.scope import preset_scope
 from gaple.conformance.situations import (
     ASIDE,
     DISCARDS,
@@ -157,8 +158,31 @@ def test_the_combination_hands_pin_what_no_other_case_reaches(
 ) -> None:
     combination = [case for case in cases if case["topic"] == "combination"]
     assert combination
-    others = set().union(*(case_cells(c) for c in cases if c["topic"] != "combination"))
+    # The presets' covering sets came after, each for its own scope.
+    groups = {"combination", "measure"}
+    others = set().union(*(case_cells(c) for c in cases if c["topic"] not in groups))
     for case in combination:
+        assert case["pins"]
+        assert set(case["pins"]) <= case_cells(case)
+        assert not set(case["pins"]) & others
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_each_preset_s_covering_set_pins_what_no_other_case_of_its_rules_reaches(
+    cases: list[dict[str, JSON]], preset: str
+) -> None:
+    scope = preset_scope(preset)
+    inside = [case for case in cases if scope.outside(case) is None]
+    measured = [case for case in inside if case["topic"] == "measure"]
+    assert measured
+    # Only the sets of presets with these very rules lie inside (domino4d and
+    # suwiki-individual have the same rules, so the second's set is empty).
+    same_rules = {name for name in PRESETS if preset_scope(name).key == scope.key}
+    assert all(
+        any(case["id"].startswith(f"measure-{name}-") for name in same_rules) for case in measured
+    )
+    others = set().union(*(case_cells(c) for c in inside if c["topic"] != "measure"))
+    for case in measured:
         assert case["pins"]
         assert set(case["pins"]) <= case_cells(case)
         assert not set(case["pins"]) & others

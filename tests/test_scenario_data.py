@@ -131,7 +131,8 @@ def test_every_packaged_scenario_becomes_a_case() -> None:
     written = [
         entry["id"]
         for item in sorted(files, key=lambda item: item.name)
-        for entry in tomllib.loads(item.read_text(encoding="utf-8"))["scenario"]
+        # A preset whose rules another's covering set already covers has an empty one.
+        for entry in tomllib.loads(item.read_text(encoding="utf-8")).get("scenario", [])
     ]
     generated = {"end", "cover", "random"}  # built by code, not from the data files
     built = [case["id"] for case in all_cases() if case["topic"].split("/")[0] not in generated]

@@ -31,7 +31,9 @@ import attrs
 from gaple.conformance.coverage import case_cells, reason
 from gaple.conformance.drawing import POLICIES, Hand, draw_hand, play_draw
 from gaple.conformance.scenarios import all_cases
+from gaple.conformance.scope import preset_scope
 from gaple.conformance.situations import all_cells
+from gaple.conformance.tailor import SEED, tailor
 from gaple.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,8 +100,10 @@ def _toml(value: Any) -> str:
     return json.dumps(value)
 
 
-def entry(number: int, hand: Hand, pins: set[str], seed: int) -> str:
-    """The scenario of ``hand``, pinning ``pins``."""
+def entry(
+    number: int, hand: Hand, pins: set[str] | frozenset[str], seed: int, group: str = GROUP
+) -> str:
+    """The scenario of ``hand``, pinning ``pins``, numbered ``number`` in ``group``."""
     draw = hand.draw
     deal = hand.start.deal
     moves = []
@@ -108,7 +112,7 @@ def entry(number: int, hand: Hand, pins: set[str], seed: int) -> str:
         moves.append(line if played.error is None else f"{line} -> {played.error.code}")
     lines = [
         "[[scenario]]",
-        f'id = "{GROUP}-{number:03d}"',
+        f'id = "{group}-{number:03d}"',
         f'description = "A drawn {draw.preset} hand reaching {len(pins)} cell(s) no other vector '
         'reaches."',
         "why = '''",
@@ -179,10 +183,47 @@ def _next_number(blocks: list[str]) -> int:
     return max(numbers, default=0) + 1
 
 
+MEASURE = "measure"
+"""The groups of the presets' covering sets: ``measure-<preset>``, one file each."""
+MEASURE_DRAWS = 20_000
+
+
+def measure(preset: str, draws: int) -> int:
+    """Write the covering set of ``preset`` with its defaults (``scenario_data/measure-<preset>
+    .toml``): the hands reaching every cell of its scope that its other cases do not
+    (:func:`gaple.conformance.tailor.tailor`); returns how many cells no draw reached."""
+    scope = preset_scope(preset)
+    group = f"{MEASURE}-{preset}"
+    # Two presets with the same rules share one set: the second finds nothing left to reach.
+    others = [case for case in all_cases() if not case["id"].startswith(f"{group}-")]
+    made = tailor(scope, others, draws=draws)
+    path = OUT.parent / f"{group}.toml"
+    header = (
+        f"# The covering set of {preset} with its defaults (topic {MEASURE}): hands drawn inside\n"
+        f"# its rules reaching every cell of its scope no other vector inside it reaches.\n"
+        f"# Written by tools/cover.py --preset {preset}; do not edit by hand.\n"
+    )
+    if not made.hands:
+        header += "# None: the other vectors inside these rules already reach every cell.\n"
+    blocks = [
+        entry(n, hand, pins, SEED, group) for n, (hand, pins) in enumerate(made.hands, start=1)
+    ]
+    path.write_text(header + "\n\n".join(blocks) + "\n", encoding="utf-8")
+    print(
+        f"{preset}: {len(made.targets)} targets, {len(made.hands)} hands, {made.draws} draws, "
+        f"{len(made.still_open)} not reached"
+    )
+    for cell in made.still_open:
+        print(f"  not reached: {cell}")
+    return len(made.still_open)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--draws", type=int, default=4000)
+    parser.add_argument(
+        "--draws", type=int, help="hands drawn (default 4,000; 20,000 with --preset)"
+    )
     parser.add_argument(
         "--append", action="store_true", help="keep the hands written and add to them"
     )
@@ -191,7 +232,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--prune", action="store_true", help="only drop the pins other groups now reach"
     )
+    parser.add_argument(
+        "--preset",
+        action="append",
+        help="write the covering set of this preset with its defaults (repeatable)",
+    )
     args = parser.parse_args(argv)
+    if args.preset:
+        open_cells = sum(measure(name, args.draws or MEASURE_DRAWS) for name in args.preset)
+        return int(open_cells > 0)
     if args.prune:
         prune()
         return 0
@@ -199,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     reached = covered(args.append)
     targets = {c for c in all_cells() if c not in reached and reason(c) is None}
     print(f"{len(reached)} cells covered by the other vectors, {len(targets)} targets")
-    found = candidates(args.seed, args.draws, targets, args.variant or list(PRESETS), fixed)
+    found = candidates(args.seed, args.draws or 4000, targets, args.variant or list(PRESETS), fixed)
     chosen = choose(found, targets)
     pinned = set().union(*(pins for _, pins in chosen)) if chosen else set()
     blocks = _blocks()

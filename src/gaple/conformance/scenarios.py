@@ -260,7 +260,9 @@ def scripted_cases() -> Iterator[dict[str, JSON]]:
 def all_cases() -> list[dict[str, JSON]]:
     """Every case, in a fixed order: scripted first, then random hands per variant, then the
     drawn hands that reach the cells no other case reaches (``combination``, written by
-    ``tools/cover.py``). A fresh copy on each call, the cases being built once a process."""
+    ``tools/cover.py``), then each preset's covering set (``measure-<preset>``, written by
+    ``tools/cover.py --preset``). A fresh copy on each call, the cases being built once a
+    process."""
     return cast("list[dict[str, JSON]]", json.loads(_built()))
 
 
@@ -268,7 +270,8 @@ def all_cases() -> list[dict[str, JSON]]:
 def _built() -> str:
     """Every case built by the spec, as JSON text: building them plays and reckons some
     10,000 moves (seconds), reading the text back a tenth of that."""
-    return json.dumps([*scripted_cases(), *_random_cases(), *group_cases("combination")])
+    measured = [case for name in PRESETS for case in group_cases(f"measure-{name}")]
+    return json.dumps([*scripted_cases(), *_random_cases(), *group_cases("combination"), *measured])
 
 
 # --- cover: every option value and every interacting pair, in real hands ----------------------
