@@ -20,10 +20,14 @@ from adapter import Session, serve
 from gaple_engine import Game
 
 from bugs import (
+    blank_double_never_blocks,
     blocked_on_first_pass,
+    blocking_six_forfeited,
+    blocking_six_wins,
     discards_kill_doubles,
     discards_not_counted,
     first_dead_double_only,
+    low_end_flipped_after_discard,
     opener_ignored,
     pass_while_placement_exists,
     play_after_end,
@@ -55,6 +59,19 @@ BUGS: dict[str, tuple[type[Game], str]] = {
     "top-closing-skips-dead": (top_closing_skips_dead.Engine, top_closing_skips_dead.RULE),
     "discards-kill-doubles": (discards_kill_doubles.Engine, discards_kill_doubles.RULE),
     "tie-on-pips": (tie_on_pips.Engine, tie_on_pips.RULE),
+    # Rare combinations of two situations inside one preset's own rules (no option changed):
+    # each changes under 1 random hand in 100 of its preset (its module's docstring names the
+    # preset and the two cells).
+    "blocking-six-forfeited": (blocking_six_forfeited.Engine, blocking_six_forfeited.RULE),
+    "low-end-flipped-after-discard": (
+        low_end_flipped_after_discard.Engine,
+        low_end_flipped_after_discard.RULE,
+    ),
+    "blank-double-never-blocks": (
+        blank_double_never_blocks.Engine,
+        blank_double_never_blocks.RULE,
+    ),
+    "blocking-six-wins": (blocking_six_wins.Engine, blocking_six_wins.RULE),
 }
 """Every seeded bug: its engine class and the rule ID it breaks."""
 
