@@ -173,7 +173,7 @@ def test_cli_exact_prints_and_reports_the_scope_and_its_draws(
         tmp_path, "--variant", "pagat-4x7", "--set", "blocked_action=pass", "--exact"
     )
     assert status == 0
-    assert report["scope"] == 'pagat-4x7 with blocked_action="pass" (requested)'
+    assert report["scope"] == "pagat-4x7 with blocked_action=pass (requested)"
 
 
 def test_cli_plays_reads_a_hello_s_plays_and_the_shards_add_up(
@@ -189,7 +189,7 @@ def test_cli_plays_reads_a_hello_s_plays_and_the_shards_add_up(
     )
     status, whole = _cli(tmp_path, "--plays", str(plays))
     assert status == 0
-    assert whole["scope"] == "pagat-4x7 with settlement changed (requested)"
+    assert whole["scope"] == "pagat-4x7 with settlement=chips|per-hand (requested)"
     assert whole["inside"] == 10
     # Two shards of the same run merge into its report: the draws added up, the scope kept.
     shards = []

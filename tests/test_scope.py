@@ -54,7 +54,7 @@ def test_a_preset_scope_is_that_preset_s_rules_exactly() -> None:
     # Pass is not pagat-4x7's default, and no preset is pagat-4x7 with pass (domino4d, its
     # nearest, leads any tile in later hands).
     assert changed.preset is None
-    assert changed.name == 'pagat-4x7 with blocked_action="pass"'
+    assert changed.name == "pagat-4x7 with blocked_action=pass"
 
 
 def test_a_declared_preset_fixes_every_option_and_options_beside_it_change_some() -> None:
@@ -67,7 +67,7 @@ def test_a_declared_preset_fixes_every_option_and_options_beside_it_change_some(
         {"preset": "pagat-4x7", "options": {"blocked_action": ["pass", "discard"]}}
     )
     assert both.exact is None
-    assert both.name == "pagat-4x7 with blocked_action changed"
+    assert both.name == "pagat-4x7 with blocked_action=discard|pass"
     pagat = rules_to_json(find_preset("pagat-4x7").rules)
     assert both.rules_outside(pagat | {"blocked_action": "pass"}) is None
     assert both.rules_outside(pagat | {"hand_size": 6}) == "option hand_size is 6"

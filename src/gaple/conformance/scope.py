@@ -234,14 +234,28 @@ def preset_scope(
         rules = rules_from_json({**rules_to_json(preset.rules), **changed})
     except FormatError as error:
         raise BadPlays(str(error)) from None
-    shown = "".join(f" {key}={canonical(value)}" for key, value in sorted(changed.items()))
     return Scope(
         options={key: frozenset({canonical(v)}) for key, v in rules_to_json(rules).items()},
         situation={},
-        name=preset.name + (f" with{shown}" if shown else ""),
+        name=_named(preset.name, {key: {canonical(v)} for key, v in changed.items()}),
         origin=origin,
         base=preset.name,
     )
+
+
+def _named(preset: str, changed: Mapping[str, Iterable[str]]) -> str:
+    """``pagat-4x7 with blocked_action=discard|pass``: a preset and the options changed (a
+    name and its values, canonical JSON, a string bare)."""
+    shown = [
+        f"{key}=" + "|".join(sorted(_bare(value) for value in values))
+        for key, values in sorted(changed.items())
+    ]
+    return preset + (f" with {', '.join(shown)}" if shown else "")
+
+
+def _bare(value: str) -> str:
+    loaded = json.loads(value)
+    return loaded if isinstance(loaded, str) else value
 
 
 def skip_scope(skipped: Iterable[str]) -> Scope:
@@ -299,8 +313,7 @@ def declared_scope(plays: JSON) -> Scope:
         base = _preset(plays["preset"])
         fixed = {key: frozenset({canonical(v)}) for key, v in rules_to_json(base.rules).items()}
         played = fixed | played
-        changed = sorted(key for key in played if played[key] != fixed[key])
-        name = base.name + (f" with {', '.join(changed)} changed" if changed else "")
+        name = _named(base.name, {k: v for k, v in played.items() if v != fixed[k]})
     return Scope(
         options=played,
         situation={name: frozenset(values) for name, values in situation.items()},
