@@ -17,6 +17,7 @@ from gaple.conformance.engines import SubprocessEngine
 from gaple.conformance.fuzz import fuzz
 from gaple.conformance.runner import run_suite
 from gaple.conformance.scenarios import all_cases
+from gaple.conformance.scope import preset_scope
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = f"{sys.executable} {ROOT / 'examples' / 'engine' / 'adapter.py'}"
@@ -150,6 +151,46 @@ def test_the_fuzzer_catches_each_seeded_bug_naming_its_rule(bug: str) -> None:
     ).finding
     assert found is not None
     assert found.outcome.rule in FUZZ_RULES.get(bug, {rule})
+
+
+IN_ONE_PRESET = (
+    "blocking-six-forfeited",
+    "low-end-flipped-after-discard",
+    "blank-double-never-blocks",
+    "blocking-six-wins",
+)
+"""The bugs seeded inside one preset's default rules (BUG_RULES names the preset)."""
+
+
+@pytest.mark.parametrize("bug", IN_ONE_PRESET)
+def test_a_bug_inside_one_preset_is_caught_by_that_preset_s_own_cases(
+    cases: list[dict[str, Any]], bug: str
+) -> None:
+    # Only the committed cases inside the preset's scope run, as for an engine declaring it.
+    rule, preset = BUG_RULES[bug]
+    scope = preset_scope(preset)
+    inside = [case for case in cases if scope.outside(case) is None]
+    summary = run_suite(inside, lambda: SubprocessEngine(f"{BUGS} --bug {bug}", timeout=20))
+    rules = {o.rule for o in summary.outcomes if o.status == "failed"}
+    assert rules == {rule}
+
+
+@pytest.mark.parametrize("bug", IN_ONE_PRESET)
+def test_the_fuzzer_limited_to_the_preset_finds_a_bug_inside_it(bug: str) -> None:
+    # Seed 0 finds each within 350 hands drawn inside the scope (benchmarks/fuzz_find.py
+    # --exact: 7 to 350); 3,000 hands leave room without a clock.
+    rule, preset = BUG_RULES[bug]
+    report = fuzz(
+        lambda: SubprocessEngine(f"{BUGS} --bug {bug}", timeout=20),
+        examples=3000,
+        seed=0,
+        max_seconds=None,
+        shrink_seconds=3,
+        scope=preset_scope(preset),
+    )
+    assert report.finding is not None
+    assert report.finding.outcome.rule == rule
+    assert report.outside == 0
 
 
 def test_the_dominoes_package_findings_hold(cases: list[dict[str, Any]]) -> None:
