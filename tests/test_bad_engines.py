@@ -336,9 +336,15 @@ _STATE = {
         ({"line": [[0, 0], [0, 1.0]]}, "line must be a list of [low, high] pairs"),
         ({"hand_sizes": [6, 7, 7, -1]}, "hand_sizes must be a list of integers >= 0"),
         ({"hand_sizes": [6, 7, 7, True]}, "hand_sizes must be a list of integers >= 0"),
-        ({"legal": ["pass", 1]}, "legal must be a list of strings"),
+        ({"legal": ["pass", 1]}, "legal must be a list of moves"),
         ({"ends": [0, 0, 0]}, "ends must be a pair"),
-        ({"legal": [None]}, "legal must be a list of strings"),
+        ({"legal": [None]}, "legal must be a list of moves"),
+        # The schemas' spelling only (issue 34): Arabic-Indic digits, another separator, a
+        # leading zero, a line separator after the move.
+        ({"legal": ["place \u0663-\u0664 left"]}, "legal must be a list of moves"),
+        ({"legal": ["lead 3:4"]}, "legal must be a list of moves"),
+        ({"legal": ["lead 03-4"]}, "legal must be a list of moves"),
+        ({"legal": ["pass\u2028"]}, "legal must be a list of moves"),
         ({"ending": "won"}, 'ending must be null, "out" or "blocked"'),
         ({"discard_counts": None}, "discard_counts must be a list"),
     ],

@@ -25,6 +25,31 @@ def test_parse_refuses_what_is_not_two_pip_values_with_a_clear_message(text: str
     assert "'4-4'" in message  # and how to write a tile
 
 
+@pytest.mark.parametrize("text", ["\u0663-\u0664", "\uff13-4", "3-4\u2028", "\u00a03-4"])
+def test_parse_reads_ascii_digits_and_spaces_only(text: str) -> None:
+    # int() reads an Arabic-Indic or a full-width digit, and \\s matches U+2028 and a
+    # no-break space: lenient about spelling, still never about what a digit is.
+    with pytest.raises(TileSyntaxError):
+        Tile.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tile"), [("0-3", Tile(0, 3)), ("3-0", Tile(0, 3)), ("9-10", Tile(9, 10))]
+)
+def test_the_wire_form_reads_either_half_first(text: str, tile: Tile) -> None:
+    assert Tile.from_wire(text) == tile
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[0-3]", "0|3", " 0-3", "0-3 ", "3:0", "03-1", "0-00", "\u0663-\u0664", "3-4\u2028", "0 - 3"],
+)
+def test_the_wire_form_is_one_spelling(text: str) -> None:
+    with pytest.raises(TileSyntaxError) as caught:
+        Tile.from_wire(text)
+    assert repr(text) in str(caught.value)
+
+
 def test_a_tile_is_unordered_and_keeps_its_low_half_first() -> None:
     assert Tile(5, 2) == Tile(2, 5)
     assert (Tile(5, 2).low, Tile(5, 2).high) == (2, 5)

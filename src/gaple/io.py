@@ -44,6 +44,7 @@ __all__ = [
     "action_to_json",
     "deal_from_json",
     "deal_to_json",
+    "is_exactly",
     "match_to_json",
     "move_from_json",
     "option_from_json",
@@ -96,6 +97,16 @@ def _int(value: JSON, path: str) -> int:
     return value
 
 
+def is_exactly(value: JSON, number: int) -> bool:
+    """Whether ``value`` is the integer ``number`` as JSON writes it: a version or a format
+    tag of ``1`` is neither ``true`` nor ``1.0``, though Python finds both equal to it.
+
+    >>> is_exactly(1, 1), is_exactly(True, 1), is_exactly(1.0, 1)
+    (True, False, False)
+    """
+    return type(value) is int and value == number
+
+
 def _list(value: JSON, path: str) -> Sequence[JSON]:
     if not isinstance(value, list):
         raise FormatError(path, f"expected an array, got {_kind(value)}")
@@ -103,11 +114,11 @@ def _list(value: JSON, path: str) -> Sequence[JSON]:
 
 
 def tile_from_json(value: JSON, path: str = "$") -> Tile:
-    """Read a tile string such as ``"0-3"`` (lenient, as :meth:`Tile.parse`)."""
+    """Read a tile string such as ``"0-3"``, as the wire writes it (:meth:`Tile.from_wire`)."""
     if not isinstance(value, str):
         raise FormatError(path, f"expected a tile string such as '0-3', got {_kind(value)}")
     try:
-        return Tile.parse(value)
+        return Tile.from_wire(value)
     except TileSyntaxError as error:
         raise FormatError(path, str(error)) from None
 
@@ -209,7 +220,7 @@ def action_to_json(action: Action) -> dict[str, JSON]:
 
 
 def move_from_json(value: JSON, path: str = "$") -> Move:
-    """Read a move in its text notation."""
+    """Read a move in its text notation, as the wire writes it (:func:`parse_move`)."""
     if not isinstance(value, str):
         raise FormatError(path, f"expected a move such as 'place 6-3 left', got {_kind(value)}")
     try:

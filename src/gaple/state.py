@@ -19,15 +19,17 @@ modified in place, so every earlier state stays valid.
 from __future__ import annotations
 
 import enum
+import re
 
 from attrs import frozen
 
 from gaple.deal import Deal
 from gaple.rules import Ruleset
-from gaple.tiles import Tile, TileSet, tile_set
+from gaple.tiles import TILE_TEXT, Tile, TileSet, tile_set
 
 __all__ = [
     "ERROR_CODES",
+    "MOVE_TEXT",
     "Action",
     "Discard",
     "End",
@@ -41,6 +43,7 @@ __all__ = [
     "State",
     "apply",
     "is_legal",
+    "is_move_text",
     "legal_moves",
     "new_hand",
     "parse_move",
@@ -117,31 +120,46 @@ class MoveSyntaxError(ValueError):
     """Raised when a text cannot be read as a move."""
 
 
+MOVE_TEXT = f"lead {TILE_TEXT}|place {TILE_TEXT} (?:left|right)|pass|discard {TILE_TEXT}"
+"""A move on the wire, as ``str`` writes it (a regular expression without anchors): the one
+grammar of the schemas' patterns, the runner's shape checks and the transcript checker."""
+
+_MOVE = re.compile(f"(?:{MOVE_TEXT})", re.ASCII)
+_SHOWN = 40
+"""How many characters of a text that is not a move an error message quotes."""
+
+
+def is_move_text(text: str) -> bool:
+    """Whether ``text`` is a move as the wire writes it, :data:`MOVE_TEXT`."""
+    return _MOVE.fullmatch(text) is not None
+
+
 def parse_move(text: str) -> Move:
-    """Read a move: ``lead 0-0``, ``place 6-3 left``, ``pass``, ``discard 4-4``.
+    """Read a move as the wire writes it: ``lead 0-0``, ``place 6-3 left``, ``pass``,
+    ``discard 4-4``: one ASCII space between words, each tile as :data:`~gaple.tiles.TILE_TEXT`.
 
     >>> parse_move("place 3-6 right")
     Place(Tile(3, 6), End.RIGHT)
 
     Raises:
-        MoveSyntaxError: the text is not one of the four forms.
+        MoveSyntaxError: any other text (``place 3:6 right``, two spaces, a digit that is not
+            ASCII, a trailing line separator).
     """
-    words = text.split()
-    try:
-        match words:
-            case ["pass"]:
-                return Pass()
-            case ["lead", tile]:
-                return Lead(Tile.parse(tile))
-            case ["discard", tile]:
-                return Discard(Tile.parse(tile))
-            case ["place", tile, end]:
-                return Place(Tile.parse(tile), End(end))
-    except ValueError as error:
-        msg = f"cannot read move {text!r}: {error}"
-        raise MoveSyntaxError(msg) from None
-    msg = f"cannot read move {text!r}: write 'lead T', 'place T left|right', 'pass' or 'discard T'"
-    raise MoveSyntaxError(msg)
+    if not is_move_text(text):
+        shown = repr(text[:_SHOWN]) + ("..." if len(text) > _SHOWN else "")
+        msg = (
+            f"cannot read move {shown}: write 'lead T', 'place T left', 'place T right', "
+            "'pass' or 'discard T', T a tile such as 0-3"
+        )
+        raise MoveSyntaxError(msg)
+    match text.split(" "):
+        case ["lead", tile]:
+            return Lead(Tile.from_wire(tile))
+        case ["discard", tile]:
+            return Discard(Tile.from_wire(tile))
+        case ["place", tile, end]:
+            return Place(Tile.from_wire(tile), End(end))
+    return Pass()
 
 
 @frozen

@@ -8,6 +8,11 @@ Inside a set, tiles are numbered in canonical order, ``0-0, 0-1, ..., 0-N, 1-1, 
 and a group of tiles (a hand, the line, the discards) is an ``int`` whose bit *i* stands for
 tile *i*. Bitsets are immutable, hash, compare and combine in one machine operation, which is
 what lets the rules engine serve as a fast oracle.
+
+A tile is written two ways. People may type it loosely (:meth:`Tile.parse`: ``[6|3]``,
+``3:0``). Every JSON form and the protocol write it one way, :data:`TILE_TEXT` (``0-3``), and
+read it back the same way (:meth:`Tile.from_wire`): the schemas' patterns, the runner and the
+transcript checker share that grammar, so a form one of them refuses none of them takes.
 """
 
 from __future__ import annotations
@@ -18,15 +23,34 @@ from collections.abc import Iterable, Iterator
 
 from attrs import field, frozen
 
-__all__ = ["Tile", "TileSet", "TileSyntaxError", "parse_tiles", "tile_set"]
+__all__ = ["PIP_TEXT", "TILE_TEXT", "Tile", "TileSet", "TileSyntaxError", "parse_tiles", "tile_set"]
 
 
 class TileSyntaxError(ValueError):
     """Raised when a text cannot be read as a tile."""
 
 
+PIP_TEXT = "(?:0|[1-9][0-9]?)"
+"""A pip value on the wire: ASCII digits without a leading zero (a regular expression)."""
+
+TILE_TEXT = f"{PIP_TEXT}-{PIP_TEXT}"
+"""A tile on the wire: its two pip values joined by ``-``, either first (a regular expression,
+without anchors, for the schemas' patterns and the move grammar to embed)."""
+
+_WIRE_TILE = re.compile(f"({PIP_TEXT})-({PIP_TEXT})", re.ASCII)
+
+# People's spellings: any of five separators, spaces, brackets; still ASCII digits only, as
+# int() would read an Arabic-Indic or a full-width digit as a pip value.
 _PAIR = r"\s*(\d{1,2})\s*[-|:/,]\s*(\d{1,2})\s*"
-_TILE_RE = re.compile(rf"^\s*(?:\[{_PAIR}\]|{_PAIR})\s*$")
+_TILE_RE = re.compile(rf"^\s*(?:\[{_PAIR}\]|{_PAIR})\s*$", re.ASCII)
+
+
+_SUCH = "'4-4' or '0-3'"
+
+
+def _quoted(text: str) -> str:
+    # Cut: the text may be a whole document's worth of whatever a reader was given.
+    return repr(text[:40]) + ("..." if len(text) > 40 else "")
 
 
 def _check_pip(value: int) -> int:
@@ -69,10 +93,27 @@ class Tile:
         """
         match = _TILE_RE.match(text)
         if match is None:
-            msg = f"cannot read {text!r} as a tile: write two pip values such as '4-4' or '0-3'"
+            msg = f"cannot read {_quoted(text)} as a tile: write two pip values such as {_SUCH}"
             raise TileSyntaxError(msg)
         low, high = (int(group) for group in match.groups() if group is not None)
         return cls(low, high)
+
+    @classmethod
+    def from_wire(cls, text: str) -> Tile:
+        """Read a tile as JSON forms and the protocol write it, :data:`TILE_TEXT`.
+
+        >>> Tile.from_wire("3-0")
+        Tile(0, 3)
+
+        Raises:
+            TileSyntaxError: any other spelling (``03-1``, ``0:3``, ``[0-3]``, a space, a digit
+                that is not ASCII).
+        """
+        match = _WIRE_TILE.fullmatch(text)
+        if match is None:
+            msg = f"cannot read {_quoted(text)} as a tile: write two pip values such as '0-3'"
+            raise TileSyntaxError(msg)
+        return cls(int(match.group(1)), int(match.group(2)))
 
     @property
     def pips(self) -> int:

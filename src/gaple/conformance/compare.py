@@ -209,7 +209,7 @@ def legal_difference(
     """Compare offered moves with the spec's legal moves ``expected`` in ``state``, as sets.
 
     Only the moves ``keep`` selects (all by default) are compared; moves are read leniently
-    (``place 3-0 left`` is ``place 0-3 left``).
+    (a tile's halves in either order: ``place 3-0 left`` is ``place 0-3 left``).
     """
     wanted = [m for m in expected if keep is None or keep(m)]
     offered = {m for m in map(_canonical, shown) if keep is None or keep(m)}

@@ -16,7 +16,8 @@ from gaple.conformance.cases import EXPECTATIONS_FORMAT, EXPECTATIONS_VERSION, E
 from gaple.conformance.tags import TAGS
 from gaple.registry import RULES
 from gaple.rules import Ruleset
-from gaple.state import ERROR_CODES
+from gaple.state import ERROR_CODES, MOVE_TEXT
+from gaple.tiles import TILE_TEXT
 
 __all__ = [
     "BATCHED",
@@ -34,12 +35,9 @@ BASE = "urn:gaple:spec:v1:"
 JSON = dict[str, Any]
 
 _NAT: JSON = {"type": "integer", "minimum": 0}
-_TILE: JSON = {"type": "string", "pattern": r"^[0-9]{1,2}-[0-9]{1,2}$"}
-_MOVE: JSON = {
-    "type": "string",
-    "pattern": r"^(lead [0-9]{1,2}-[0-9]{1,2}|place [0-9]{1,2}-[0-9]{1,2} (left|right)"
-    r"|pass|discard [0-9]{1,2}-[0-9]{1,2})$",
-}
+# The patterns are the readers' grammar itself: a form the schemas refuse, no reader takes.
+_TILE: JSON = {"type": "string", "pattern": f"^{TILE_TEXT}$"}
+_MOVE: JSON = {"type": "string", "pattern": f"^(?:{MOVE_TEXT})$"}
 _SEAT: JSON = _NAT
 _LEVEL: JSON = {"enum": list(LEVELS)}
 _CODE: JSON = {"enum": sorted(ERROR_CODES)}

@@ -4,7 +4,9 @@ A reply whose fields have the wrong types (a hand size that is a string, a line 
 object) is out of protocol: the case is *errored*, not *failed*, since no rule was broken
 that anyone could name. The checks are the types of ``spec/protocol/*-reply`` and the other
 reply schemas, written by hand so that they always run and cost next to nothing (``--validate``
-adds the full schemas, patterns and enums included).
+adds the full schemas, enums included). A move is read with the schemas' own grammar
+(:data:`gaple.state.MOVE_TEXT`) here too: ``place ٣-٤ left`` or ``place 3:4 left`` is out of
+protocol whether or not ``--validate`` is given.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from gaple.conformance.cases import LEVELS
 from gaple.conformance.escape import printable
+from gaple.state import is_move_text
 
 __all__ = ["reply_problem", "state_fits"]
 
@@ -91,7 +94,7 @@ def state_fits(reply: Mapping[str, JSON]) -> bool:
     if type(legal) is not list or type(sizes) is not list or type(counts) is not list:
         return False
     for move in legal:
-        if not isinstance(move, str):
+        if not isinstance(move, str) or not is_move_text(move):
             return False
     for number in sizes + counts:
         if type(number) is not int or number < 0:
@@ -121,7 +124,11 @@ _SHAPES: dict[str, dict[str, Field]] = {
         "to_act": (_or_null(_nat), "a seat (an integer >= 0) or null", True),
         "line": (_pairs, "a list of [low, high] pairs of integers >= 0", True),
         "ends": (_or_null(_pair), "a pair of integers >= 0 or null", True),
-        "legal": (_list(_text), "a list of strings", True),
+        "legal": (
+            _list(lambda v: isinstance(v, str) and is_move_text(v)),
+            "a list of moves written as 'lead 0-3', 'place 0-3 left', 'pass' or 'discard 0-3'",
+            True,
+        ),
         "hand_sizes": (_list(_nat), "a list of integers >= 0", True),
         "discard_counts": (_list(_nat), "a list of integers >= 0", True),
         "ending": (lambda v: v in (None, "out", "blocked"), 'null, "out" or "blocked"', True),

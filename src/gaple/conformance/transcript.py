@@ -29,6 +29,7 @@ from gaple.io import (
     FormatError,
     action_from_json,
     deal_from_json,
+    is_exactly,
     move_from_json,
     rules_from_json,
     state_to_json,
@@ -170,8 +171,8 @@ def _check_carefully(data: JSON) -> Verdict:
     for key in ("rules", "deal", "actions"):
         if key not in data:
             raise FormatError("$", f"missing key {key!r}")
-    if data.get("format", 1) != 1:
-        raise FormatError("$.format", f"expected 1, got {data['format']!r}")
+    if not is_exactly(data.get("format", 1), 1):
+        raise FormatError("$.format", f"expected 1, got {_show(data['format'])}")
     rules = rules_from_json(data["rules"], "$.rules")
     deal = deal_from_json(data["deal"], "$.deal")
     first_hand = data.get("first_hand", True)
@@ -600,7 +601,7 @@ def _observed(state: State, data: Mapping[str, JSON]) -> bool:
 
 def _fast_verdict(data: JSON) -> Verdict | None:
     """The verdict on a conforming transcript in canonical form, else ``None``."""
-    if type(data) is not dict or data.get("format", 1) != 1:
+    if type(data) is not dict or not is_exactly(data.get("format", 1), 1):
         return None
     first_hand = data.get("first_hand", True)
     actions = data.get("actions")
