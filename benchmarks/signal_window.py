@@ -8,8 +8,8 @@ here; gaple sets both handlers at once, and Python itself catches SIGTERM only w
 
 * ``python (earliest catch)``: an interpreter whose first statement sets a handler with the
   C module ``_signal``: the interpreter's own start, which no Python code can shorten;
-* ``python -m gaple``, ``gaple.cli:main`` (as the console script calls it): the command, from
-  the sources in ``--src`` (default: this checkout's), so that two checkouts compare.
+* ``python -m gaple``, ``gaple._start:main`` (as the console script calls it): the command,
+  from the sources in ``--src`` (default: this checkout's), so that two checkouts compare.
 
 Linux only (``/proc``); the process is killed as soon as it is seen catching the signal.
 
@@ -36,9 +36,9 @@ EARLIEST = "import _signal; _signal.signal(15, lambda *a: None); import time; ti
 COMMANDS = {
     "python (earliest catch)": ["-c", EARLIEST],
     "python -m gaple": ["-m", "gaple", "conformance", "run", "--reference"],
-    "gaple.cli:main": [
+    "gaple._start:main": [
         "-c",
-        "import sys; from gaple.cli import main; sys.exit(main())",
+        "import sys; from gaple._start import main; sys.exit(main())",
         "conformance",
         "run",
         "--reference",

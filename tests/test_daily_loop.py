@@ -271,6 +271,9 @@ def test_the_report_keeps_the_judgement_and_the_summary_shows_it(
     merged = tmp_path / "merged.jsonl"
     assert main(["conformance", "merge", *map(str, shards), "--out", str(merged)]) == 0
     (footer,) = [r for r in _records(merged) if r["type"] == "footer"]
+    # Each shard's footer names the file held against by its digest; the merge keeps it.
+    digests = {r["expectations"]["sha256"] for s in shards for r in _records(s) if "counts" in r}
+    assert digests == {footer["expectations"].pop("sha256")}
     assert footer["expectations"] == {
         "file": str(fewer),
         "held": sorted(listed),

@@ -1,21 +1,26 @@
-"""The last twelve ways in (issue 26): each finding of the hostile campaign, reproduced.
+"""Each finding of the hostile campaigns, reproduced: the twelve of issue 26, then the fourteen
+of issue 34 (the daily-loop surfaces, the wire grammar, outputs that would destroy inputs).
 
-Every test here ends in a traceback, a hang, a write outside the folder or a raw control
-character on the code before the fix; the families of input they stand for are generated in
-tests/test_hostile_documents.py.
+Every test here ends in a traceback, a hang, a write outside the folder, a raw control
+character, a destroyed file or a false "conforms" on the code before the fix; the families of
+input they stand for are generated in tests/test_hostile_documents.py.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import textwrap
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +31,16 @@ import gaple.conformance.vectors as vectors_module
 from gaple.cli import main
 from gaple.cli.signals import Signals
 from gaple.conformance.engines import EngineError, ReferenceEngine, Validator
+from gaple.conformance.files import write_atomically
 from gaple.conformance.report import Progress
 from gaple.conformance.runner import CaseOutcome, run_suite
 from gaple.conformance.scenarios import all_cases
+from gaple.conformance.selection import parse_keywords
 from gaple.conformance.summary import read_report
 from gaple.conformance.vectors import VECTORS_DIR
+from gaple.io import state_to_json
+from gaple.presets import ruleset
+from gaple.simulate import random_hand
 from test_reports import _failed, _footer, _header, _write
 
 JSON = Any
@@ -619,3 +629,919 @@ def test_a_signal_while_a_case_is_recorded_leaves_a_report_that_reads_back(
     read = read_report(report)  # raises BadReport if the counts disagree with the lines
     # Both cases finished before the signal was raised, and both are in the report.
     assert [case["status"] for case in read.cases] == ["passed", "passed"]
+
+
+# === Issue 34: the daily-loop surfaces, the wire grammar, no input destroyed by an output =====
+
+_WRONG_END = f"{sys.executable} {ROOT / 'examples' / 'bugs' / 'adapter.py'} --bug wrong-end"
+"""An engine that fails end-out-by-placing (it places 1-6 on the wrong end at step 7)."""
+_RUN = ["conformance", "run", "--jobs", "1"]
+_ONE = ["--case", "end-out-by-placing"]
+
+
+def _expectations_file(path: Path, cases: dict[str, JSON]) -> Path:
+    document = {"format": "gaple-expectations", "version": 1, "cases": cases}
+    path.write_text(json.dumps(document), "utf-8")  # ensure_ascii: "\ud800" stays an escape
+    return path
+
+
+# --- 1 and 9: -k --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "expression", ["(" * 400 + "a" + ")" * 400, "not " * 1000 + "a", "(not " * 300 + "a"]
+)
+def test_k_nested_past_the_limit_is_one_line_naming_it(
+    expression: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: RecursionError traceback, status 1, from about 340 levels.
+    assert main([*_RUN, "--reference", "-k", expression]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert "nested deeper than 50 parentheses and 'not's" in err
+
+
+def test_k_nested_to_the_limit_is_read() -> None:
+    # 50 levels, each a 'not' then a pair of parentheses: 100 nested, refused; 25 of each read.
+    # Reasoned: not (not (... a ...)) with 25 nots selects what 'a' does not (an odd count).
+    selected = parse_keywords("not (" * 25 + "a" + ")" * 25)
+    assert selected("b", []) is True
+    assert selected("a", []) is False
+
+
+def test_a_huge_k_expression_is_cut_in_its_error(capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: the whole 120 KB expression was echoed on one stderr line.
+    expression = "a or " * 24_000 + "or"
+    assert main([*_RUN, "--reference", "-k", expression]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1
+    assert len(err) < 400, len(err)
+    assert "column 120001: expected a word" in err
+
+
+def test_a_huge_k_that_selects_nothing_is_cut_in_its_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    expression = " or ".join(f"nothing{n}" for n in range(12_000))
+    assert main([*_RUN, "--reference", "-k", expression]) == 2
+    err = capsys.readouterr().err
+    assert "no case is selected by -k" in err
+    assert len(err) < 400, len(err)
+
+
+# --- 3, 4 and 8: expectations files --------------------------------------------------------------
+
+
+def test_an_expectations_reason_with_a_lone_surrogate_is_kept_escaped(tmp_path: Path) -> None:
+    # Before: UnicodeEncodeError traceback, and the file (read and written in one run) was
+    # left empty.
+    path = _expectations_file(
+        tmp_path / "f.json",
+        {"end-out-by-placing": {"status": "failed", "reason": "bad \ud800 end \x1b[2J\u202e"}},
+    )
+    argv = [*_RUN, "--impl", _WRONG_END, *_ONE, "--expectations", str(path)]
+    assert main([*argv, "--write-expectations", str(path)]) == 0
+    text = path.read_text("utf-8")  # UTF-8 throughout: the surrogate is an escape
+    assert "\\ud800" in text
+    assert "\x1b" not in text
+    assert "\u202e" not in text
+    reason = json.loads(text)["cases"]["end-out-by-placing"]["reason"]
+    assert reason == "bad \ud800 end \x1b[2J\u202e"  # the reason read, kept as it was
+
+
+def test_a_write_that_fails_leaves_the_file_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "kept.json"
+    path.write_text("the old contents", "utf-8")
+    with pytest.raises(UnicodeEncodeError):
+        write_atomically(path, "\ud800")
+    assert path.read_text("utf-8") == "the old contents"
+    assert list(tmp_path.iterdir()) == [path]  # no temporary file left beside it
+
+
+def test_writers_side_by_side_never_leave_a_torn_file(tmp_path: Path) -> None:
+    # Before: six runs writing one --write-expectations file left torn JSON in 1 try of 15
+    # (the file truncated by one while another wrote). Six writers here, a reader beside them.
+    path = tmp_path / "e.json"
+    texts = [json.dumps({"writer": n, "padding": "x" * 200_000 * (n + 1)}) for n in range(6)]
+    write_atomically(path, texts[0])
+    seen: list[object] = []
+    done = threading.Event()
+
+    def read() -> None:
+        while not done.is_set():
+            seen.append(json.loads(path.read_text("utf-8"))["writer"])
+
+    def write(text: str) -> None:
+        for _ in range(10):
+            write_atomically(path, text)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    writers = [threading.Thread(target=write, args=(text,)) for text in texts]
+    for thread in writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    done.set()
+    reader.join()
+    assert seen
+    assert set(seen) <= set(range(6))  # every read was one writer's whole file
+    assert [p.name for p in tmp_path.iterdir()] == ["e.json"]
+
+
+_WRITERS = ("write_text(", '.open("w"', 'open(path, "w"', "write_bytes(")
+
+
+def test_the_kit_writes_its_files_through_one_atomic_writer() -> None:
+    # Every file the kit writes goes through gaple.conformance.files (the spec folder has a
+    # writer of its own, which also writes a temporary then renames it, under a folder held
+    # open against links planted in it: gaple.conformance.vectors).
+    source = Path(gaple.__file__).parent
+    writers = []
+    for module in sorted([*source.glob("cli/*.py"), *source.glob("conformance/*.py")]):
+        if module.name in {"files.py", "vectors.py"}:
+            continue
+        text = module.read_text("utf-8")
+        writers += [f"{module.name}: {w}" for w in _WRITERS if w in text]
+    assert writers == []
+
+
+def test_an_expectations_file_name_is_escaped_on_every_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: the name (ESC ] 0 ; ... BEL sets a terminal's title) was printed raw.
+    path = _expectations_file(tmp_path / "e\x1b]0;pwned\x07\u202e.json", {})
+    argv = [*_RUN, "--reference", "--case", "end-out-by-placing", "--expectations", str(path)]
+    report = tmp_path / "r.jsonl"
+    assert main([*argv, "--write-expectations", str(path), "--report", str(report)]) == 0
+    out, err = capsys.readouterr()
+    assert main(["conformance", "summary", str(report)]) == 0
+    out += capsys.readouterr().out
+    for text in (out, err):
+        assert "pwned" in text
+        assert not {"\x1b", "\x07", "\u202e"} & set(text), text
+
+
+# --- 5: one grammar for every wire form ---------------------------------------------------------
+
+_RESPELLINGS: dict[str, Callable[[str], str]] = {
+    "arabic-indic digits": lambda move: move.translate({48 + d: 0x660 + d for d in range(10)}),
+    "a colon between the halves": lambda move: re.sub(r"(\d)-(\d)", r"\1:\2", move),
+    "a trailing line separator": lambda move: move + "\u2028",
+    "a leading zero": lambda move: re.sub(r"(\d)-(\d)", r"0\1-\2", move),
+    "two spaces": lambda move: move.replace(" ", "  "),
+}
+
+
+class _Respelt(ReferenceEngine):
+    """The reference, offering each legal move respelt: the moves are right, the text is not
+    the protocol's."""
+
+    def __init__(self, respell: Callable[[str], str]) -> None:
+        super().__init__()
+        self.respell = respell
+
+    def request(self, message: dict[str, JSON]) -> dict[str, JSON]:
+        reply = super().request(message)
+        if reply.get("type") == "state":
+            reply = {**reply, "legal": [self.respell(move) for move in reply["legal"]]}
+        return reply
+
+
+@pytest.mark.parametrize("respelling", sorted(_RESPELLINGS))
+def test_an_engine_offering_moves_not_in_the_schemas_grammar_does_not_conform(
+    respelling: str,
+) -> None:
+    # Before: CONFORMS (every move read leniently) unless --validate was given.
+    respell = _RESPELLINGS[respelling]
+    cases = [_case(PLAIN)]
+    summary = run_suite(cases, lambda: _Respelt(respell))
+    (outcome,) = summary.outcomes
+    assert outcome.status == "errored", outcome
+    assert "legal must be a list of moves" in outcome.message
+    assert summary.verdict != "conforms"
+    # --validate refuses the same reply, by the schemas, whose pattern is the same grammar.
+    reply = _Respelt(respell).request({"type": "start", **_start_of(cases[0])})
+    assert reply["type"] == "started"
+    state = _Respelt(respell)
+    state.request({"type": "start", **_start_of(cases[0])})
+    with pytest.raises(EngineError, match=r"at \$\.legal\[0\]"):
+        Validator().check_reply("state", state.request({"type": "state"}))
+
+
+def _start_of(case: dict[str, JSON]) -> dict[str, JSON]:
+    return {key: case[key] for key in ("rules", "deal", "first_hand")}
+
+
+@pytest.mark.parametrize("respelling", sorted(_RESPELLINGS))
+def test_a_transcript_offering_moves_not_in_the_grammar_is_refused_at_its_path(
+    respelling: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: gaple check said "conforms".
+    transcript = state_to_json(random_hand(ruleset("pagat-4x7"), seed=3))
+    first = transcript["actions"][0]
+    first["offered"] = [_RESPELLINGS[respelling](first["move"])]
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(transcript), "utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "$.actions[0].offered[0]" in err
+    assert "cannot read move" in err
+
+
+@pytest.mark.parametrize("version", [True, 1.0])
+def test_a_version_is_the_integer_1_not_true_nor_1_0(
+    version: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: Python's True == 1 == 1.0 let both through.
+    document = {"format": "gaple-expectations", "version": version, "cases": {}}
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(document), "utf-8")
+    assert main([*_RUN, "--reference", *_ONE, "--expectations", str(path)]) == 2
+    assert "$.version" in capsys.readouterr().err
+    transcript = {**state_to_json(random_hand(ruleset("pagat-4x7"), seed=3)), "format": version}
+    path.write_text(json.dumps(transcript), "utf-8")
+    assert main(["check", str(path)]) == 2
+    assert "$.format: expected 1" in capsys.readouterr().err
+
+
+# --- 7, 11 and 12: outputs that name inputs, digests not names, folders checked first ----------
+
+
+def _same_file_argvs(tmp_path: Path) -> list[tuple[list[str], str]]:
+    e, r = str(tmp_path / "e.json"), str(tmp_path / "r.jsonl")
+    (tmp_path / "hard.json").hardlink_to(tmp_path / "e.json")
+    (tmp_path / "soft.json").symlink_to(tmp_path / "e.json")
+    return [
+        (["--expectations", e, "--report", e], "--report"),
+        (["--expectations", e, "--junit", e], "--junit"),
+        (["--report", r, "--write-expectations", r], "--write-expectations"),
+        (["--report", r, "--junit", r], "--junit"),
+        (["--expectations", e, "--report", str(tmp_path / "hard.json")], "--report"),
+        (["--expectations", e, "--junit", str(tmp_path / "soft.json")], "--junit"),
+    ]
+
+
+def test_an_output_naming_an_input_or_another_output_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: the expectations file truncated before it was read, overwritten with XML, or a
+    # report replaced by the JUnit file.
+    expectations = _expectations_file(tmp_path / "e.json", {})
+    before = expectations.read_bytes()
+    for argv, option in _same_file_argvs(tmp_path):
+        assert main([*_RUN, "--reference", *_ONE, *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1, err
+        assert f"error: {option} " in err
+        assert "name one file" in err
+        assert expectations.read_bytes() == before
+        assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_an_output_under_the_cases_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _cases_folder(tmp_path / "cases", _case(PLAIN))
+    report = folder / "r.jsonl"
+    argv = ["conformance", "run", "--reference", "--cases", str(folder), "--report", str(report)]
+    assert main(argv) == 2
+    assert "is under --cases" in capsys.readouterr().err
+    assert not report.exists()
+
+
+def test_summary_and_merge_refuse_to_write_over_a_report_they_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = _write(tmp_path / "r.jsonl", [_header(shard={"index": 1, "count": 1}), _footer([])])
+    before = report.read_bytes()
+    assert main(["conformance", "summary", str(report), "--html", str(report)]) == 2
+    assert main(["conformance", "merge", str(report), "--out", str(report)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("name one file") == 2, err
+    assert report.read_bytes() == before
+
+
+def test_updating_the_expectations_read_is_allowed(tmp_path: Path) -> None:
+    # The one pair that may name one file: written whole after it was read.
+    path = _expectations_file(tmp_path / "e.json", {})
+    argv = [*_RUN, "--reference", *_ONE, "--expectations", str(path)]
+    assert main([*argv, "--write-expectations", str(path)]) == 0
+    assert json.loads(path.read_text("utf-8"))["cases"] == {}
+
+
+def test_shards_held_against_different_files_of_one_name_do_not_merge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: merged, status 0: the footers compared the files' paths as given.
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "c").mkdir()
+    listed = {"end-out-by-placing": {"status": "failed", "reason": "known"}}
+    files = {
+        "a": _expectations_file(tmp_path / "a" / "e.json", {}),
+        "b": _expectations_file(tmp_path / "b" / "e.json", listed),
+        "c": _expectations_file(tmp_path / "c" / "other-name.json", {}),
+    }
+    argv = [*_RUN, "--reference", "--case", "end-out-by-placing", "--case", "end-out-by-discarding"]
+
+    def shard(index: int, folder: str) -> Path:
+        report = tmp_path / f"{folder}{index}.jsonl"
+        with contextlib.chdir(tmp_path / folder):  # each names its file e.json
+            name = files[folder].name
+            main([*argv, "--shard", f"{index}/2", "--report", str(report), "--expectations", name])
+        return report
+
+    out = str(tmp_path / "merged.jsonl")
+    assert main(["conformance", "merge", str(shard(1, "a")), str(shard(2, "b")), "--out", out]) == 2
+    assert "its expectations differ" in capsys.readouterr().err
+    # The same entries under another name: one run's expectations.
+    assert main(["conformance", "merge", str(shard(1, "a")), str(shard(2, "c")), "--out", out]) == 0
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [
+        ("--junit", "no such folder"),
+        ("--write-expectations", "no such folder"),
+        ("--report", "no such folder"),
+    ],
+)
+def test_an_output_in_a_missing_folder_is_refused_before_the_first_case(
+    option: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: the whole run was played, then status 2.
+    report = tmp_path / "r.jsonl"
+    written = [] if option == "--report" else ["--report", str(report)]
+    missing = str(tmp_path / "missing" / "out.file")
+    assert main([*_RUN, "--reference", *_ONE, *written, option, missing]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"gaple conformance: error: {option} {missing}: {words} {tmp_path / 'missing'}"
+    ]
+    assert not report.exists()  # nothing ran
+
+
+@pytest.mark.parametrize("command", ["summary", "merge", "fuzz", "vectors"])
+def test_every_command_checks_its_outputs_before_it_starts(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = _write(tmp_path / "r.jsonl", [_header(shard={"index": 1, "count": 1}), _footer([])])
+    a_file = tmp_path / "a-file"
+    a_file.write_text("", "utf-8")
+    argv = {
+        "summary": ["conformance", "summary", str(report), "--html", str(tmp_path / "no/p.html")],
+        "merge": ["conformance", "merge", str(report), "--out", str(tmp_path / "no/m.jsonl")],
+        "fuzz": ["conformance", "fuzz", "--reference", "--out", str(a_file / "cases")],
+        "vectors": ["vectors", "build", "--out", str(a_file / "spec")],
+    }[command]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert "no such folder" in err or "is not a folder" in err
+
+
+# --- 13: the Node template ----------------------------------------------------------------------
+
+# The Node template's self-play and logger under hostile input (issue 34, finding 13).
+NODE = ROOT / "examples" / "node"
+SELFPLAY = NODE / "selfplay.mjs"
+
+_NODE = pytest.mark.skipif(
+    shutil.which("node") is None, reason="node is not on PATH: the Node template cannot run"
+)
+
+
+def assert_one_line(errors: str, *named: str, program: str = "selfplay.mjs") -> None:
+    """Standard error is one line from ``program`` naming each of ``named``: no stack trace."""
+    lines = errors.splitlines()
+    assert len(lines) == 1, errors
+    assert lines[0].startswith(f"{program}: error: "), errors
+    assert all(name in lines[0] for name in named), errors
+    assert "Error:" not in errors
+    assert not re.search(r"^\s+at ", errors, re.MULTILINE)
+
+
+@_NODE
+@pytest.mark.parametrize("hands", ["100", "1000000"])
+def test_a_reader_that_leaves_ends_self_play_quietly_with_status_0(hands: str) -> None:
+    # `selfplay.mjs --hands N | head -1`: the reader takes one line and closes the pipe. As
+    # gaple does for a closed pipe (src/gaple/cli/pipe.py), self-play stops writing, says
+    # nothing and exits 0; it stops then, instead of playing on to the millionth hand.
+    process = subprocess.Popen(
+        ["node", SELFPLAY, "--hands", hands],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    assert json.loads(process.stdout.readline())["format"] == 1
+    process.stdout.close()
+    try:
+        status = process.wait(timeout=60)
+    finally:
+        process.kill()
+    assert (status, process.stderr.read()) == (0, "")
+    process.stderr.close()
+
+
+HELLO = '{"type": "hello", "protocol": 1}\n'
+
+
+@_NODE
+@pytest.mark.parametrize("reader", ["gone", "full"])
+def test_the_adapter_ends_quietly_when_its_reader_goes_and_in_one_line_on_a_full_disk(
+    tmp_path: Path, reader: str
+) -> None:
+    # The same family in the adapter: its replies to a reader that has closed the pipe end it
+    # quietly with status 0; replies to a full disk (>/dev/full) in one line, status 2.
+    if reader == "full" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text(HELLO * 100_000)
+    with (
+        open(requests) as stdin,
+        open("/dev/full" if reader == "full" else os.devnull, "w") as disk,
+    ):
+        process = subprocess.Popen(
+            ["node", NODE / "adapter.mjs"],
+            stdin=stdin,
+            stdout=disk if reader == "full" else subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if process.stdout is not None:
+            process.stdout.close()
+        try:
+            status = process.wait(timeout=60)
+        finally:
+            process.kill()
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    process.stderr.close()
+    if reader == "gone":
+        assert (status, errors) == (0, "")
+    else:
+        assert status == 2
+        assert_one_line(errors, "standard output", "no space left", program="adapter.mjs")
+
+
+@_NODE
+@pytest.mark.parametrize(
+    ("out", "named"),
+    [
+        ("missing/selfplay.jsonl", ["missing/selfplay.jsonl", "no such file or directory"]),
+        (".", ["illegal operation on a directory"]),
+        ("/dev/full", ["/dev/full", "no space left on device"]),
+        (None, ["standard output", "no space left on device"]),  # >/dev/full
+    ],
+)
+def test_an_output_that_cannot_be_written_is_named_in_one_line_with_status_2(
+    tmp_path: Path, out: str | None, named: list[str]
+) -> None:
+    if not Path("/dev/full").exists() and (out is None or out == "/dev/full"):
+        pytest.skip("no /dev/full here")
+    argv: list[str | Path] = ["node", SELFPLAY, "--hands", "3"]
+    with open("/dev/full" if out is None else "/dev/null", "w") as stdout:
+        done = subprocess.run(
+            [*argv, *([] if out is None else ["--out", out])],
+            cwd=tmp_path,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert_one_line(done.stderr, *named)
+
+
+@_NODE
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--hands", "abc"], ["--hands", "abc"]),
+        (["--hands", "-1"], ["--hands", "-1"]),
+        (["--hands=-1"], ["--hands", "-1"]),
+        (["--hands", "0"], ["--hands", "0"]),
+        (["--hands", "1.5"], ["--hands", "1.5"]),
+        (["--hands", "1e9"], ["--hands", "1e9"]),
+        (["--hands", "99999999999999999999"], ["--hands", "99999999999999999999"]),
+        (["--hands", ""], ["--hands"]),
+        (["--hands"], ["--hands"]),
+        (["--seed", "abc"], ["--seed", "abc"]),
+        (["--seed", "-1"], ["--seed", "-1"]),
+        (["--seed", "4294967296"], ["--seed", "4294967296"]),
+        (["--out"], ["--out"]),
+        (["--defect"], ["--defect"]),
+        (["--defect", "nonsense"], ["--defect", "wrong-end"]),
+        (["--bogus"], ["--bogus"]),
+        (["-h"], ["-h"]),
+        (["extra"], ["extra"]),
+    ],
+)
+def test_a_bad_option_is_a_usage_error_in_one_line_with_status_2(
+    tmp_path: Path, argv: list[str], named: list[str]
+) -> None:
+    done = subprocess.run(
+        ["node", SELFPLAY, *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert_one_line(done.stderr, *named)
+    assert list(tmp_path.iterdir()) == []
+
+
+LOG_ONE_HAND = """
+import { TranscriptLog } from %s;
+const [seat, shown] = JSON.parse(process.argv[1]);
+const hand = new TranscriptLog((line) => process.stdout.write(line)).hand({ rules: {}, deal: {} });
+hand.action(seat, "lead 0-0");
+hand.finish(shown);
+"""
+
+
+def logged(seat: Any, shown: dict[str, Any]) -> dict[str, Any]:
+    """The transcript the logger writes for one action by ``seat`` and finish(``shown``)."""
+    url = json.dumps((NODE / "transcript.mjs").as_uri())
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", LOG_ONE_HAND % url, json.dumps([seat, shown])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    record: dict[str, Any] = json.loads(done.stdout)
+    return record
+
+
+@_NODE
+@pytest.mark.parametrize(
+    ("shown", "recorded"),
+    [
+        # A seat's value that is not a list of tile texts is the engine's own: gaple check
+        # judges it, the logger neither splits a string into characters nor fails on it.
+        ({"hands": [["3-4", "0-1"], "2", [], []]}, {"hands": [["0-1", "3-4"], "2", [], []]}),
+        ({"discards": ["12", [], [], []]}, {"discards": ["12", [], [], []]}),
+        ({"hands": [[[3, 4], [0, 1]], [], [], []]}, {"hands": [[[3, 4], [0, 1]], [], [], []]}),
+        ({"hands": [["3-4", 2]], "discards": [None]}, {"hands": [["3-4", 2]], "discards": [None]}),
+        ({"hands": "0-1 0-2"}, {"hands": "0-1 0-2"}),
+        ({"to_act": "2", "result": {"winner": "2"}}, {"to_act": "2", "result": {"winner": "2"}}),
+    ],
+)
+def test_the_logger_records_the_engines_values_as_given(
+    shown: dict[str, Any], recorded: dict[str, Any]
+) -> None:
+    record = logged("2", shown)
+    assert record["actions"] == [{"seat": "2", "move": "lead 0-0"}]
+    assert {key: record[key] for key in recorded} == recorded
+
+
+# --- 6 and 14: signals while gaple docs builds, and while gaple starts --------------------
+
+# Signals while ``gaple docs`` builds the reference, and while the ``gaple`` command starts
+# (issue 34, findings 6 and 14).
+#
+# * ``gaple docs`` in a checkout without a build runs Sphinx for about a minute: Ctrl-C or
+#   SIGTERM stops the build with it (Sphinx and every process it started), ends with one line
+#   and status 130 or 143, and leaves no half-built folder that a later ``gaple docs`` would take
+#   for a complete one. Each test builds a fake checkout whose Sphinx configuration starts a
+#   child, writes the front page and waits: the real build is never touched.
+# * A SIGINT at any line of gaple's start either lands in the few statements that must run before
+#   any handler can be set (the package's ``__init__`` and the entry, ``gaple._start``: the window
+#   docs/guide/conformance.rst measures) or is held; never a traceback in gaple's own imports.
+PACKAGE = Path(gaple.__file__).resolve().parent
+SRC = PACKAGE.parent
+SCRIPT = Path(sys.executable).with_name("gaple")
+"""The console script the install generated from ``[project.scripts]``."""
+
+_PROC = pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="reads the processes of /proc (Linux)"
+)
+
+# --- finding 6: a signal while gaple docs builds the docs ---------------------------------------
+
+_SLOW_CONF = """
+import os, subprocess, sys, time
+from pathlib import Path
+
+project = "slow"
+# The output folder is Sphinx's last argument: a front page in it before the signal is what
+# a half build leaves (Sphinx writes index.html before or after the other pages).
+out = Path(sys.argv[-1])
+out.mkdir(parents=True, exist_ok=True)
+(out / "index.html").write_text("<html>half</html>", encoding="utf-8")
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+mark = Path(os.environ["GAPLE_TEST_MARK"])
+mark.with_suffix(".tmp").write_text(f"{os.getpid()} {child.pid}", encoding="ascii")
+mark.with_suffix(".tmp").rename(mark)
+time.sleep(300)
+"""
+"""A Sphinx configuration that takes five minutes, with a child of its own."""
+
+_DOCS_LAUNCHER = """
+import signal, sys
+from pathlib import Path
+import gaple.localdocs
+
+root = Path(sys.argv.pop(1))
+gaple.localdocs._ROOT = root  # the fake checkout, as tests/test_docs_command.py points it
+gaple.localdocs.SHIPPED = root / "no-wheel-docs"
+if sys.argv.pop(1) == "ignored":
+    # As a background job of a script (cmd &) starts: SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+from gaple.cli import main
+sys.exit(main())
+"""
+
+_BUILDING = "building the docs into "
+
+
+def _launcher(root: Path, sigint: str) -> list[str]:
+    return [sys.executable, "-c", _DOCS_LAUNCHER, str(root), sigint]
+
+
+def _fake_checkout(root: Path) -> Path:
+    """A checkout whose docs take five minutes to build; its HTML folder."""
+    (root / "src" / "gaple").mkdir(parents=True)
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(_SLOW_CONF, encoding="utf-8")
+    (docs / "index.rst").write_text("Slow\n====\n", encoding="utf-8")
+    return docs / "_build" / "html"
+
+
+def _text_when(path: Path, process: subprocess.Popen[bytes], seconds: float) -> str:
+    """The text of ``path`` once it has a whole line (gaple's standard error is a file, not a
+    pipe: a process it leaves behind would hold a pipe open)."""
+    deadline = time.monotonic() + seconds
+    while "\n" not in (text := path.read_text(encoding="utf-8")):
+        if process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"no line in time (status {process.poll()}): {text!r}")
+        time.sleep(0.02)
+    return text
+
+
+def _wait_for(path: Path, process: subprocess.Popen[bytes], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        if process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"Sphinx never started (gaple: {process.poll()})")
+        time.sleep(0.02)
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command's name (state first), None when the
+    process has gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    return text.rpartition(")")[2].split()
+
+
+def _alive_in_session(session: int) -> list[int]:
+    """The live processes (zombies excepted) of a session."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None and fields[0] != "Z" and int(fields[3]) == session:
+                alive.append(int(entry.name))
+    return alive
+
+
+def _gone(pids: list[int], session: int, seconds: float = 5.0) -> list[int]:
+    """The processes among ``pids`` and in ``session`` still alive after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = sorted(
+            {p for p in pids if (f := _stat(p)) is not None and f[0] != "Z"}
+            | set(_alive_in_session(session))
+        )
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+@_PROC
+@pytest.mark.parametrize(
+    ("number", "sigint"),
+    [
+        pytest.param(signal.SIGINT, "default", id="SIGINT"),
+        pytest.param(signal.SIGINT, "ignored", id="SIGINT-as-a-background-job"),
+        pytest.param(signal.SIGTERM, "default", id="SIGTERM"),
+    ],
+)
+def test_a_signal_stops_the_docs_build_with_sphinx_and_leaves_no_half_build(
+    tmp_path: Path, number: signal.Signals, sigint: str
+) -> None:
+    # Before: SIGTERM killed gaple alone (status -15, no line) and left Sphinx building; SIGINT
+    # (Python's KeyboardInterrupt) killed Sphinx but not its children, and left the half
+    # build in docs/_build/html, its index.html taken for a complete build by the next gaple
+    # docs; a SIGINT ignored since the start (a background job of a script) was ignored until
+    # the build ended, status 0.
+    html = _fake_checkout(tmp_path / "checkout")
+    mark, out, err = tmp_path / "sphinx.pids", tmp_path / "out", tmp_path / "err"
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        process = subprocess.Popen(
+            [*_launcher(tmp_path / "checkout", sigint), "docs", "--print-url"],
+            env={**os.environ, "GAPLE_TEST_MARK": str(mark), "PYTHONPATH": str(SRC)},
+            stdout=stdout,
+            stderr=stderr,
+            start_new_session=True,  # its session holds gaple and everything it starts
+        )
+    pids: list[int] = []
+    try:
+        assert _text_when(err, process, 30).startswith(_BUILDING)
+        _wait_for(mark, process, 30)
+        pids = [int(p) for p in mark.read_text(encoding="ascii").split()]
+        process.send_signal(number)
+        process.wait(timeout=15)
+        lines = err.read_text(encoding="utf-8").splitlines()
+        assert process.returncode == 128 + number, (process.returncode, lines)
+        assert "Traceback" not in "\n".join(lines)
+        assert len(lines) == 2, lines  # "building the docs ...", then one line
+        assert lines[1].startswith("gaple docs: interrupted"), lines
+        assert out.read_bytes() == b""
+        assert _gone(pids, process.pid) == [], "Sphinx or a child of it outlived gaple"
+        # Nothing of the half build is left where gaple docs looks for a build.
+        assert not (html / "index.html").exists()
+        assert not html.parent.exists() or list(html.parent.iterdir()) == []
+    finally:
+        for pid in _alive_in_session(process.pid):  # what the test started, left behind
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+@_PROC
+def test_a_failed_build_is_never_taken_for_a_complete_one(tmp_path: Path) -> None:
+    # Before: Sphinx built into docs/_build/html itself, so a build that failed after writing
+    # the front page left it there, and the next gaple docs opened the half build.
+    html = _fake_checkout(tmp_path / "checkout")
+    conf = html.parent.parent / "conf.py"
+    conf.write_text(_SLOW_CONF.replace("child = ", "raise SystemExit(3)\nchild = "), "utf-8")
+    launcher = _launcher(tmp_path / "checkout", "default")
+    env = {**os.environ, "GAPLE_TEST_MARK": str(tmp_path / "mark"), "PYTHONPATH": str(SRC)}
+    done = subprocess.run(
+        [*launcher, "docs", "--print-url"], env=env, capture_output=True, timeout=60, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    assert (
+        done.stderr.decode().splitlines()[-1].startswith("gaple docs: error: the Sphinx build of")
+    )
+    assert not (html / "index.html").exists()
+    assert not html.parent.exists() or list(html.parent.iterdir()) == []
+
+
+# --- finding 14: a signal while gaple starts ---------------------------------------------------
+
+_TRACED = """
+import os, runpy, signal, sys
+
+package, moment, entry = sys.argv[1:4]
+del sys.argv[1:4]
+moment = int(moment)
+events = []
+
+def line(frame, event, _arg):
+    if event != "line":
+        return line
+    held = signal.getsignal(signal.SIGTERM) != signal.SIG_DFL  # gaple sets both at once
+    where = os.path.relpath(frame.f_code.co_filename, package)
+    events.append(f"{where}:{frame.f_lineno}:{'held' if held else 'open'}")
+    if len(events) == moment or where.startswith("cli/parser"):
+        sys.settrace(None)
+        if moment == 0:
+            sys.stderr.write("events " + " ".join(events) + "\\n")
+        else:
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+    return line
+
+def call(frame, _event, _arg):
+    return line if frame.f_code.co_filename.startswith(package) else None
+
+sys.settrace(call)
+if entry == "-m":
+    runpy.run_module("gaple", run_name="__main__", alter_sys=True)
+else:
+    runpy.run_path(entry, run_name="__main__")
+"""
+"""Runs gaple's start (the console script, or ``python -m gaple``) line by line, tracing the
+lines of gaple's own files: with moment 0 it lists them (each ``file:line:held|open``, whether
+gaple held the signals when it ran) up to the parser, else it sends itself SIGINT as the
+line numbered ``moment`` starts."""
+
+_ENTRIES = {"gaple": str(SCRIPT), "python -m gaple": "-m"}
+
+_BEFORE_ANY_HANDLER = {"__init__.py", "__main__.py", "_start.py"}
+"""The files of gaple that run before it can hold a signal: the package's lazy ``__init__``
+(Python runs it before any module of the package), ``python -m gaple``'s ``__main__`` and the
+entry, ``gaple._start``, up to its first statement."""
+
+
+def _traced(entry: str, moment: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            _TRACED,
+            f"{PACKAGE}{os.sep}",
+            str(moment),
+            _ENTRIES[entry],
+            "variants",
+        ],
+        env={**os.environ, "PYTHONPATH": str(SRC)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _events(entry: str) -> list[tuple[str, bool]]:
+    """gaple's lines up to its parser, each with whether gaple held the signals then."""
+    _out, err = _traced(entry, 0).communicate(timeout=60)
+    (listed,) = [line for line in err.decode().splitlines() if line.startswith("events ")]
+    return [
+        (where, state == "held")
+        for where, _number, state in (event.rsplit(":", 2) for event in listed.split()[1:])
+    ]
+
+
+@pytest.fixture(scope="module", params=list(_ENTRIES))
+def entry(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    if name == "gaple" and not SCRIPT.is_file():
+        pytest.skip(f"no console script at {SCRIPT}")
+    return name
+
+
+@_PROC
+def test_only_the_entry_runs_before_gaple_holds_the_signals(entry: str) -> None:
+    # Before: gaple.cli:main was the entry, so gaple/cli/__init__.py, the __future__ import and
+    # the whole of gaple/cli/signals.py ran before main held the signals (the 2 tracebacks of
+    # 120 starts in gaple's own import). The console script is generated at install time: after
+    # a change of [project.scripts], pip install -e . --no-deps.
+    events = _events(entry)
+    before = {where for where, held in events if not held}
+    assert before <= _BEFORE_ANY_HANDLER, (
+        f"{entry}: gaple's lines before it holds the signals: {sorted(before)}"
+        " (a stale console script? pip install -e . --no-deps)"
+    )
+    assert any(held for _where, held in events), "gaple never held the signals"
+
+
+@_PROC
+def test_a_sigint_at_any_line_of_gaples_start_is_held_or_precedes_its_imports(
+    entry: str,
+) -> None:
+    # Before: a SIGINT while gaple/cli/__init__.py or gaple/cli/signals.py ran was a
+    # KeyboardInterrupt traceback through them. Every line before the hold is tried, then
+    # some spread over the rest of gaple.cli's import (there the signal is held: one line).
+    events = _events(entry)
+    # The package's __init__ (some 85 lines, all before any handler) is sampled at its first,
+    # middle and last line; the other lines before the hold at 8 at most, with the last; the
+    # first 2 lines after it, then 5 more spread to the parser: some 18 starts in all.
+    package = [n for n, (where, held) in enumerate(events, 1) if where == "__init__.py"]
+    opened = [n for n, (where, held) in enumerate(events, 1) if not held and n not in package]
+    after = [n for n, (_where, held) in enumerate(events, 1) if held]
+    moments = sorted(
+        {
+            *package[:: max(1, len(package) // 2)],
+            package[-1],
+            *opened[:: max(1, len(opened) // 7)],
+            *opened[-1:],
+            *after[:2],
+            *after[2 :: max(1, len(after) // 5)],
+        }
+    )
+    problems = []
+    for batch in range(0, len(moments), 8):
+        running = {n: _traced(entry, n) for n in moments[batch : batch + 8]}
+        for moment, process in running.items():
+            _out, raw = process.communicate(timeout=60)
+            err = raw.decode()
+            where, held = events[moment - 1]
+            files = {
+                os.path.relpath(name, PACKAGE)
+                for name in re.findall(r'File "([^"]+)"', err)
+                if Path(name).resolve().is_relative_to(PACKAGE)
+            }
+            if "Traceback" in err and not (files <= _BEFORE_ANY_HANDLER and not held):
+                problems.append(f"line {moment} ({where}): a traceback through {sorted(files)}")
+            elif "Traceback" not in err and err != (
+                "gaple variants: interrupted before it started\n"
+            ):
+                problems.append(f"line {moment} ({where}): {process.returncode} {err!r}")
+            elif "Traceback" not in err and process.returncode != 130:
+                problems.append(f"line {moment} ({where}): status {process.returncode}")
+    assert problems == [], f"{entry}:\n" + "\n".join(problems)

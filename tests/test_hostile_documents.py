@@ -47,6 +47,8 @@ from gaple.cli import check, main
 from gaple.conformance import bounded
 from gaple.conformance.engines import EngineError, ReferenceEngine, Validator
 from gaple.conformance.escape import printable
+from gaple.conformance.expectations import BadExpectations, expectations_text, read_expectations
+from gaple.conformance.selection import BadExpression, parse_keywords
 from gaple.io import state_to_json
 from gaple.presets import ruleset
 from gaple.rules import OPTION_NAMES
@@ -507,15 +509,16 @@ def _complete(report: Path, junit: Path, *, interrupted: bool) -> None:
 
 _LAUNCHERS = {
     "python -m gaple": "import runpy; runpy.run_module('gaple', run_name='__main__')",
-    "gaple": "from gaple.cli import main; sys.exit(main())",
+    "gaple": "from gaple._start import main; sys.exit(main())",
 }
 """The two ways the command starts: ``python -m gaple`` and the console script's lines."""
 
-_FIRST = ("gaple", "gaple.__main__", "gaple.cli", "gaple.cli.signals")
-"""What of gaple runs before main holds the signals: the package's and the command line's
-first lines, and the module of the handlers (a few milliseconds, benchmarks/signal_window.py),
-imported but not yet run to the end. A signal then cannot be held: it ends gaple as it would
-end any Python program (the window the guide names, with the interpreter's start)."""
+_FIRST = ("gaple", "gaple.__main__", "gaple._start")
+"""What of gaple runs before it holds the signals: the package's lazy ``__init__`` and the
+entry's first lines (a fraction of a millisecond, benchmarks/signal_window.py), imported but
+not yet run to the end. A signal then cannot be held: it ends gaple as it would end any
+Python program (the window the guide names, with the interpreter's start). Before the entry
+was gaple._start, gaple.cli and gaple.cli.signals ran in the window too."""
 
 _UNHELD, _BEFORE_GAPLE = 98, 99
 
@@ -595,6 +598,100 @@ def test_a_hostile_set_value(option: str, value: st.DataObject, command: str) ->
     text = _hostile(value, value.draw(_VALUES)).decode("utf-8", "surrogateescape")
     # 0 played (the value happened to be a valid option), 2 refused.
     _run([command, "--set", f"{option}={text}", "--seed", "1"], {0, 2})
+
+
+# --- issue 34: -k expressions and expectations files -------------------------------------------
+
+_K_WORDS = st.sampled_from(["(", ")", "not", "and", "or", "open", "pass", "NOT", " ", "\t"])
+_K_DEEP = st.tuples(st.sampled_from(["(", "not ", "not (", "(not "]), st.integers(0, 400))
+
+
+@st.composite
+def _k_expression(draw: st.DrawFn) -> str:
+    """Words, keywords and parentheses in any order, any text among them, nested deeply."""
+    parts = draw(st.lists(_K_WORDS | _TEXT, max_size=30))
+    if draw(st.booleans()):
+        opening, depth = draw(_K_DEEP)
+        parts.insert(draw(st.integers(0, len(parts))), opening * depth)
+    if draw(st.booleans()):  # long: up to some 3,000 words, past any message's width
+        parts *= draw(st.integers(1, 100))
+    return " ".join(parts)
+
+
+@HOSTILE
+@given(expression=_k_expression())
+def test_a_hostile_k_expression(expression: str) -> None:
+    try:
+        selected = parse_keywords(expression)
+    except BadExpression as error:
+        message = str(error)
+        assert "\n" not in message
+        assert len(message) < 400, len(message)
+        assert printable(message) == message  # nothing hidden left raw
+        return
+    assert selected("open-pass-on-empty-table", ["pass"]) in (True, False)
+
+
+_KNOWN = ("end-out-by-placing", "end-out-by-discarding")
+_EXPECTATIONS: JSON = {
+    "format": "gaple-expectations",
+    "version": 1,
+    "cases": {case: {"status": "failed", "reason": "a reason"} for case in _KNOWN},
+}
+
+
+@HOSTILE
+@given(data=st.data(), reasons=st.lists(_TEXT, min_size=2, max_size=2))
+def test_a_hostile_expectations_file(folder: Path, data: st.DataObject, reasons: list[str]) -> None:
+    base = copy.deepcopy(_EXPECTATIONS)
+    for case, reason in zip(_KNOWN, reasons, strict=True):
+        base["cases"][case]["reason"] = reason
+    path = folder / "hostile-expectations.json"
+    path.write_bytes(_hostile(data, base))
+    try:
+        entries = read_expectations(path, _KNOWN)
+    except BadExpectations as error:
+        message = str(error)
+        assert "\n" not in message
+        assert printable(message) == message
+        return
+    # Whatever was read writes back as UTF-8 and reads back the same (a lone surrogate or a
+    # control kept as an escape).
+    document = {
+        "format": "gaple-expectations",
+        "version": 1,
+        "cases": {case: {"status": e.status, "reason": e.reason} for case, e in entries.items()},
+    }
+    path.write_bytes(expectations_text(document).encode("utf-8"))
+    assert read_expectations(path, _KNOWN) == entries
+
+
+@settings(HOSTILE, max_examples=200 if CI else 5)  # each a whole run with its writes
+@given(data=st.data(), reasons=st.lists(_TEXT, min_size=2, max_size=2))
+def test_a_hostile_expectations_file_read_and_written_by_one_run(
+    folder: Path, data: st.DataObject, reasons: list[str]
+) -> None:
+    base = copy.deepcopy(_EXPECTATIONS)
+    for case, reason in zip(_KNOWN, reasons, strict=True):
+        base["cases"][case]["reason"] = reason
+    path = folder / "hostile-expectations-run.json"
+    text = _hostile(data, base)
+    path.write_bytes(text)
+    cases = folder / "expectations-cases"
+    cases.mkdir(exist_ok=True)
+    for case in _KNOWN:  # read from a folder: building every case takes most of a second
+        (cases / f"{case}.json").write_bytes(
+            (ROOT / "spec/vectors/v1/end" / f"{case}.json").read_bytes()
+        )
+    argv = ["conformance", "run", "--reference", "--jobs", "1", "--cases", str(cases)]
+    # 0: as expected; 1: a listed case passed (the reference passes both); 2: refused.
+    status = _run(
+        [*argv, "--expectations", str(path), "--write-expectations", str(path)], {0, 1, 2}
+    )
+    if status == 2:
+        assert path.read_bytes() == text  # refused: the file is as it was
+    else:
+        json.loads(path.read_text("utf-8"))  # written whole, in UTF-8
 
 
 # --- each limit, one at a time: the reader refuses it and accepts the case just inside ---------

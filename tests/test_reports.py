@@ -282,10 +282,17 @@ def test_a_trace_with_replies_never_compared_is_read_back(tmp_path: Path) -> Non
         (_traced([{"sent": "{}", "compared": False}]), "messages sent and received"),
         (_traced([{"received": "{}", "compared": True}]), "messages sent and received"),
         (_traced([{"received": "{}", "sent": "{}"}]), "messages sent and received"),
-        # A footer's judgement against an expectations file: the file and three lists of IDs.
+        # A footer's judgement against an expectations file: the file, its digest and three
+        # lists of IDs.
         (_judged(1), ":2: expectations is not an object"),
-        (_judged({"file": "e.json", "held": [], "new": []}), "expectations: no 'unexpected'"),
-        (_judged({"file": "e.json", "held": [3], "new": [], "unexpected": []}), "case IDs"),
+        (_judged({"file": "e.json", "held": [], "new": [], "unexpected": []}), "no 'sha256'"),
+        (_judged({"file": "e.json", "sha256": "0" * 64, "held": [], "new": []}), "no 'unexpected'"),
+        (
+            _judged(
+                {"file": "e.json", "sha256": "0" * 64, "held": [3], "new": [], "unexpected": []}
+            ),
+            "case IDs",
+        ),
     ],
 )
 def test_a_bad_report_is_one_located_line_and_status_2(

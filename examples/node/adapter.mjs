@@ -275,5 +275,12 @@ async function chosenEngine(args) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Replies that cannot be written end the adapter in one line, not a stack trace: quietly,
+  // with status 0, when the reader has gone (EPIPE), as gaple does; else (a full disk) status 2.
+  process.stdout.on("error", (error) => {
+    if (error.code === "EPIPE") process.exit(0);
+    process.stderr.write(`adapter.mjs: error: standard output: ${error.message.split(",")[0]}\n`);
+    process.exit(2);
+  });
   await serve(await chosenEngine(process.argv.slice(2)));
 }

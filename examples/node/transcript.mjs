@@ -21,14 +21,38 @@ import { closeSync, openSync, writeSync } from "node:fs";
 /** What finish may record: what the engine showed at the end, and its result. */
 const SHOWN = ["offered", "to_act", "line", "ends", "hands", "discards", "ending", "result"];
 
-/** The tiles ("0-3") of each seat, sorted by low half, then high half. */
+/** The tiles ("0-3") of each seat, sorted by low half, then high half. A value that is not a
+ * list of tiles (a seat's "2", say) is the engine's own: it is logged as given, for gaple
+ * check to judge, neither split into characters nor dropped. */
 function sortedTiles(seats) {
+  const isTile = (t) => typeof t === "string" && /^\d+-\d+$/.test(t);
+  const isTiles = (tiles) => Array.isArray(tiles) && tiles.every(isTile);
   const key = (text) => text.split("-").map(Number);
   const before = (a, b) => {
     const [x, y] = [key(a), key(b)];
     return x[0] - y[0] || x[1] - y[1];
   };
-  return seats.map((tiles) => [...tiles].sort(before));
+  if (!Array.isArray(seats)) return seats;
+  return seats.map((tiles) => (isTiles(tiles) ? [...tiles].sort(before) : tiles));
+}
+
+/** A 5 ms sleep for writeAll (Atomics.wait on memory nobody changes). */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/** Write all of text to the file descriptor fd, synchronously: a failure (a full disk, a
+ * reader gone) throws here, at the write that failed. A descriptor that the program which
+ * started this one left non-blocking may take part of the text, or none for a while (EAGAIN,
+ * its reader being slow): the rest is written once the reader has caught up. */
+export function writeAll(fd, text) {
+  let rest = Buffer.from(text);
+  while (rest.length > 0) {
+    try {
+      rest = rest.subarray(writeSync(fd, rest));
+    } catch (error) {
+      if (error.code !== "EAGAIN") throw error;
+      Atomics.wait(PAUSE, 0, 0, 5);
+    }
+  }
 }
 
 /** One hand being recorded; finish writes it. */
@@ -68,7 +92,7 @@ export class TranscriptLog {
   /** A log appended to the file at path (created if missing); close() closes it. */
   static toFile(path) {
     const fd = openSync(path, "a");
-    const log = new TranscriptLog((line) => writeSync(fd, line));
+    const log = new TranscriptLog((line) => writeAll(fd, line));
     log.close = () => closeSync(fd);
     return log;
   }

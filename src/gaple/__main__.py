@@ -1,7 +1,7 @@
-"""``python -m gaple ARGS`` is ``gaple ARGS``."""
+"""``python -m gaple ARGS`` is ``gaple ARGS``: the same entry, :mod:`gaple._start`."""
 
 import sys
 
-from gaple.cli import main
+from gaple._start import main
 
 sys.exit(main())

@@ -5,10 +5,11 @@ output that cannot be written (standard output on a full disk) ends with one lin
 error and exit status 2; a command's own verdict (for example "does not
 conform") uses status 1. No traceback reaches the user.
 
-This module is the command's entry (``gaple.cli:main``, ``python -m gaple``): it imports
-nothing but :mod:`gaple.cli.signals` before :func:`main` holds SIGINT and SIGTERM, and the
-parser and the subcommands (:mod:`gaple.cli.parser`) only after, so that a signal in the
-first milliseconds of gaple is held too, not a traceback.
+The ``gaple`` command and ``python -m gaple`` enter by ``gaple._start``, which holds SIGINT
+and SIGTERM before it imports this package; :func:`main` takes them over. This module imports
+nothing but :mod:`gaple.cli.signals` before :func:`main` holds the signals (for a caller that
+runs it directly), and the parser and the subcommands (:mod:`gaple.cli.parser`) only after, so
+that a signal in the first milliseconds of gaple is held too, not a traceback.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from gaple.cli.signals import SIGNALS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from gaple._start import Hold
 
 __all__ = ["main"]
 
@@ -36,17 +39,20 @@ SUBCOMMANDS = (
 its module, ``gaple.cli.<name>``; a new subcommand adds its name here."""
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, held: Hold | None = None) -> int:
     """Run the command line; returns the exit status.
 
     Without ``argv`` main runs the process's own command line (the ``gaple`` command,
     ``python -m gaple``) and the signals are never handed back to Python: one that comes once
     the work is done changes nothing, not even the status, up to the process's exit. With
     ``argv`` (a caller in its own process) the caller's handlers are put back on return.
+    ``held`` is the hold of the command's entry (``gaple._start``), taken over here.
     """
     # First: a signal while gaple starts is held for the command that ends cleanly on it
     # (conformance run and fuzz); the others get Python's handlers back once parsed.
     SIGNALS.install()
+    if held is not None:
+        SIGNALS.adopt(held)
     try:
         from gaple.cli.parser import run  # noqa: PLC0415  # only now: see the module's text
 

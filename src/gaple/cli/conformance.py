@@ -30,6 +30,7 @@ from attrs import frozen
 
 from gaple import __version__
 from gaple.cli.common import UsageError, add_scope, dump_json, rules_from_args, scope_from_args
+from gaple.cli.paths import check_files
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
 from gaple.cli.signals import SIGNALS, Signals
 from gaple.conformance.bounded import Refused, parse
@@ -50,10 +51,13 @@ from gaple.conformance.expectations import (
     Expectation,
     Judgement,
     expectations_document,
+    expectations_text,
     judge,
     read_expectations,
 )
+from gaple.conformance.files import open_replacing, write_atomically
 from gaple.conformance.merging import merge_shards, overall, read_shard
+from gaple.conformance.options import BadOption, check_command, check_timeout
 from gaple.conformance.report import (
     JsonLinesReport,
     Progress,
@@ -70,7 +74,7 @@ from gaple.conformance.runner import (
     run_suite,
 )
 from gaple.conformance.scope import Scope
-from gaple.conformance.selection import BadExpression, closest, parse_keywords
+from gaple.conformance.selection import SHOWN, BadExpression, closest, parse_keywords
 from gaple.conformance.summary import (
     RECORD_LIMITS,
     BadReport,
@@ -324,17 +328,18 @@ def _shard_json(shard: tuple[int, int]) -> dict[str, int]:
 
 
 def _engine_factory(args: argparse.Namespace) -> Callable[[], Engine]:
-    if not math.isfinite(args.timeout) or args.timeout <= 0:
-        msg = f"--timeout must be finite and above 0 (seconds), got {args.timeout}"
-        raise UsageError(msg)
-    if args.reference:
-        return ReferenceEngine
+    # The checks the pytest plugin makes of --gaple-timeout and --gaple-impl, word for word.
+    try:
+        timeout = check_timeout(args.timeout, "--timeout")
+        if args.reference:
+            return ReferenceEngine
+        command = check_command(args.impl, "--impl")
+    except BadOption as error:
+        raise UsageError(str(error)) from None
     try:
         validator = Validator() if args.validate else None
     except EngineError as error:
         raise UsageError(str(error)) from None
-    command: str = args.impl
-    timeout: float = args.timeout
     return lambda: SubprocessEngine(command, timeout=timeout, validator=validator)
 
 
@@ -371,7 +376,7 @@ def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[st
             if name not in known:
                 near = closest(name, known)
                 hint = f"; the closest: {', '.join(near)}" if near else ""
-                msg = f"--case {printable(name, limit=80)}: no case has this ID{hint}"
+                msg = f"--case {printable(name, limit=SHOWN)}: no case has this ID{hint}"
                 raise UsageError(msg)
         wanted = set(args.case_ids)
         chosen = [case for case in chosen if case["id"] in wanted]
@@ -385,8 +390,8 @@ def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[st
         return cases, _sorted(chosen)
     given = [
         *(f"--based-on {name}" for name in args.based_on),
-        *(f"--case {name}" for name in args.case_ids),
-        *([] if args.keywords is None else [f"-k {args.keywords!r}"]),
+        *(f"--case {printable(name, limit=SHOWN)}" for name in args.case_ids),
+        *([] if args.keywords is None else [f"-k {printable(repr(args.keywords), SHOWN)}"]),
     ]
     msg = f"no case is selected by {' '.join(given) or 'the cases given'}: nothing to run"
     raise UsageError(msg)
@@ -533,6 +538,16 @@ _EXIT = {
 
 
 def _run(args: argparse.Namespace) -> int:
+    check_files(
+        [("--expectations", args.expectations)],
+        [
+            ("--report", args.report),
+            ("--junit", args.junit),
+            ("--write-expectations", args.write_expectations),
+        ],
+        inside=[("--cases", args.cases)],
+        updates=[("--expectations", "--write-expectations")],
+    )
     make_engine = _engine_factory(args)
     if args.max_fail is not None and args.max_fail < 1:
         msg = f"--max-fail must be at least 1, got {args.max_fail}"
@@ -676,15 +691,16 @@ def _write_expectations(
     if path is None:
         return
     if summary.interrupted:
+        shown = printable(str(path))
         print(
-            f"gaple conformance: --write-expectations {path}: not written (interrupted)",
+            f"gaple conformance: --write-expectations {shown}: not written (interrupted)",
             file=sys.stderr,
         )
         return
     document = expectations_document(summary.outcomes, previous)
-    _write("--write-expectations", path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    _write("--write-expectations", path, expectations_text(document))
     listed = counted(len(document["cases"]), "case")
-    print(f"gaple conformance: wrote {path} ({listed} listed)", file=sys.stderr)
+    print(f"gaple conformance: wrote {printable(str(path))} ({listed} listed)", file=sys.stderr)
 
 
 def _end_report(
@@ -706,16 +722,17 @@ def _end_report(
 
 def _open_report(path: Path | None) -> IO[str] | None:
     try:
-        return None if path is None else path.open("w", encoding="utf-8")
+        return None if path is None else open_replacing(path)
     except OSError as error:
         msg = f"--report {path}: {error.strerror}"
         raise UsageError(msg) from None
 
 
 def _write(option: str, path: Path, text: str) -> None:
-    """Write ``text`` to the file ``option`` names; failing is a usage error naming both."""
+    """Write ``text`` to the file ``option`` names, whole or not at all; failing is a usage
+    error naming both."""
     try:
-        path.write_text(text, encoding="utf-8")
+        write_atomically(path, text)
     except OSError as error:
         msg = f"{option} {path}: {error.strerror}"
         raise UsageError(msg) from None
@@ -729,6 +746,7 @@ def _read_reports(paths: list[Path]) -> list[Report]:
 
 
 def _summary(args: argparse.Namespace) -> int:
+    check_files([("REPORT", path) for path in args.reports], [("--html", args.html)])
     reports = _read_reports(args.reports)
     # The page is written before anything is printed, so a reader that stops early
     # (| head -1) cannot leave it unwritten.
@@ -740,11 +758,12 @@ def _summary(args: argparse.Namespace) -> int:
         _write("--html", args.html, page)
     print(matrix_text(reports))
     if args.html is not None:
-        print(f"HTML report written to {args.html}")
+        print(f"HTML report written to {printable(str(args.html))}")
     return 0
 
 
 def _merge(args: argparse.Namespace) -> int:
+    check_files([("REPORT", path) for path in args.reports], [("--out", args.out)])
     kinds = [_kind(path) for path in args.reports]
     for path, kind in zip(args.reports, kinds, strict=True):
         if kind != kinds[0]:
@@ -764,10 +783,9 @@ def _merge(args: argparse.Namespace) -> int:
         msg = f"--out {args.out}: {error.strerror}"
         raise UsageError(msg) from None
     footer = records[-1]
-    print(
-        f"{len(records) - 2} cases of {len(args.reports)} shards merged into {args.out}: "
-        f"{footer['verdict']}"
-    )
+    into = printable(str(args.out))
+    merged = f"{len(records) - 2} cases of {len(args.reports)} shards merged"
+    print(f"{merged} into {into}: {footer['verdict']}")
     return 0
 
 
@@ -807,7 +825,8 @@ def _merge_checks(args: argparse.Namespace) -> int:
     transcripts = sum(record.get("transcripts", 1) for record in records)
     status = overall(record["status"] for record in records)
     print(
-        f"{transcripts} transcripts of {len(args.reports)} shards merged into {args.out}: {status}"
+        f"{transcripts} transcripts of {len(args.reports)} shards merged into "
+        f"{printable(str(args.out))}: {status}"
     )
     return 0
 
@@ -820,7 +839,8 @@ def _merge_fuzz(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     _write("--out", args.out, json.dumps(report, indent=2) + "\n")
     found = "no disagreement" if report["finding"] is None else "a disagreement found"
-    print(f"{report['played']} hands of {len(args.reports)} shards merged into {args.out}: {found}")
+    into = printable(str(args.out))
+    print(f"{report['played']} hands of {len(args.reports)} shards merged into {into}: {found}")
     return 0
 
 
@@ -892,6 +912,9 @@ def _fuzz(args: argparse.Namespace) -> int:
     except ImportError:
         msg = "fuzz needs Hypothesis: pip install 'gaple[conformance]'"
         raise UsageError(msg) from None
+    check_files(
+        [("--plays", args.plays)], [("--report", args.report)], folders=[("--out", args.out)]
+    )
     make_engine = _engine_factory(args)
     jobs, shard = _spread(args)
     names, fixed = _fuzz_variants(args)
@@ -968,14 +991,14 @@ def _fuzz_outcome(args: argparse.Namespace, report: FuzzReport, label: str) -> i
 
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{found.case['id']}.json"
-    path.write_text(dumps(found.case), encoding="utf-8")
+    write_atomically(path, dumps(found.case))
     print(report.table())
     print(
         f"first disagreement after {report.found_after:.1f} s and {report.played + 1} hands; "
         f"shrunk by {report.seconds:.1f} s"
     )
     print(f"disagreement: {printable(found.outcome.describe(), limit=1000)}")
-    print(f"minimal case written to {path}")
+    print(f"minimal case written to {printable(str(path))}")
     return 1
 
 

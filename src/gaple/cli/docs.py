@@ -4,6 +4,11 @@ anchor, from this machine's copy (:mod:`gaple.localdocs`): the wheel's, or in a 
 
 An unknown rule ID is an error naming the closest IDs. ``--print-url`` prints the ``file://``
 address instead of opening a browser; so does a machine without a browser to open.
+
+The command holds SIGINT and SIGTERM (:mod:`gaple.cli.signals`) until it has the docs: a signal
+during the build stops Sphinx with every process it started and keeps nothing of the build
+(:meth:`gaple.localdocs.Build.stop`), and one before or after it ends the command as it could;
+either way ``gaple docs: interrupted`` and status 130 (SIGINT) or 143 (SIGTERM).
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ import sys
 from pathlib import Path
 
 from gaple.cli.common import UsageError
-from gaple.localdocs import NoDocs, checkout, local_docs, page_url
+from gaple.cli.signals import SIGNALS
+from gaple.localdocs import Build, NoDocs, checkout, local_docs, page_url
 from gaple.registry import RULES
 
 __all__ = ["register"]
@@ -35,14 +41,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="print the page's file:// address instead of opening a browser",
     )
-    parser.set_defaults(run=_docs)
+    parser.set_defaults(run=_docs, owns_signals=True)
 
 
 def _docs(args: argparse.Namespace) -> int:
     rule_id: str | None = args.rule_id
     if rule_id is not None and rule_id not in RULES:
         raise UsageError(_unknown(rule_id))
-    url = page_url(_folder(), rule_id)
+    try:
+        folder = _folder()
+    except KeyboardInterrupt:
+        return _interrupted()
+    finally:
+        # Python's handlers back once the docs are there, as for the other commands.
+        SIGNALS.restore()
+    if SIGNALS.received is not None:  # held while gaple started or after the build
+        return _interrupted()
+    url = page_url(folder, rule_id)
     if args.print_url:
         print(url)
         return 0
@@ -88,7 +103,22 @@ def _folder() -> Path:
         )
         raise UsageError(msg)
     print(f"building the docs into {found.html} (about a minute) ...", file=sys.stderr)
+    build: Build | None = None
     try:
-        return found.build()
+        # A signal held since gaple started ends the command as the block starts; one during
+        # the build is raised as it comes, stopping the build (finally).
+        with SIGNALS.armed():
+            with SIGNALS.deferred():  # Sphinx started and its build known here, or not started
+                build = found.start()
+            build.wait()
+        return build.finish()
     except NoDocs as error:
         raise UsageError(str(error)) from None
+    finally:
+        if build is not None:
+            build.stop()
+
+
+def _interrupted() -> int:
+    print("gaple docs: interrupted", file=sys.stderr)
+    return SIGNALS.status()

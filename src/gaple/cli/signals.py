@@ -1,10 +1,13 @@
 """SIGINT and SIGTERM, held from the first thing the ``gaple`` command does.
 
+The command's entry, ``gaple._start``, holds both before it imports :mod:`gaple.cli`, and
+:func:`gaple.cli.main` takes them over (:meth:`Signals.install`, then :meth:`Signals.adopt`).
 :mod:`gaple.cli` imports this module and nothing else before :func:`gaple.cli.main` holds the
-signals, so it uses the interpreter's C module ``_signal`` alone: ``import signal`` brings
-``enum``, ``functools`` and ``collections`` with it, 15 to 45 ms on a loaded machine in which
-a signal would still end gaple with a traceback or kill it. ``_signal`` is built into the
-interpreter; the only other import is the compiler's ``__future__``.
+signals (for a caller that runs main directly), so it uses the interpreter's C module
+``_signal`` alone: ``import signal`` brings ``enum``, ``functools`` and ``collections`` with it,
+15 to 45 ms on a loaded machine in which a signal would still end gaple with a traceback or
+kill it. ``_signal`` is built into the interpreter; the only other import is the compiler's
+``__future__``.
 
 A signal is **held** (noted only) until a command that ends cleanly on it arms the catcher
 (:meth:`Signals.armed`); within the armed block the first signal is raised as a
@@ -21,6 +24,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from types import FrameType, TracebackType
     from typing import Any, TypeAlias
+
+    from gaple._start import Hold
 
     Handler: TypeAlias = Callable[[int, FrameType | None], Any] | int | None
 else:
@@ -44,6 +49,15 @@ class Signals:
         """Hold both signals from now on (what came before is forgotten)."""
         self.received, self.raising = None, False
         self._saved = _swap(dict.fromkeys(_NUMBERS, self._handle))
+
+    def adopt(self, held: Hold) -> None:
+        """Take over from the hold of the command's entry (``gaple._start.Hold``), whose
+        handlers :meth:`install` has just replaced: its signal, if it noted one, is held here
+        (the first, before any noted since), and :meth:`restore` puts back the handlers it had
+        replaced. Its signal cannot change once its handlers are gone, so none is lost."""
+        if held.received is not None:
+            self.received = held.received
+        self._saved = held.saved
 
     def restore(self) -> None:
         """Put back the handlers found by :meth:`install`, both at once: a signal that arrives

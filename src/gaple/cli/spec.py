@@ -13,6 +13,7 @@ from pathlib import Path
 
 from gaple.cli.common import UsageError
 from gaple.cli.vectors import write_spec
+from gaple.conformance.escape import printable
 from gaple.conformance.vectors import build, texts, vector_set
 
 __all__ = ["register"]
@@ -35,5 +36,6 @@ def _spec(args: argparse.Namespace) -> int:
         msg = f"this installation of gaple lacks its spec texts: {error}"
         raise UsageError(msg) from None
     write_spec(args.out, files | written)
-    print(f"wrote the spec under {args.out}: {', '.join(written)}, {vector_set(files)}")
+    under = printable(str(args.out))
+    print(f"wrote the spec under {under}: {', '.join(written)}, {vector_set(files)}")
     return 0

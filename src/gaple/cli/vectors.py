@@ -14,6 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 from gaple.cli.common import UsageError, add_scope, scope_from_args
+from gaple.cli.paths import check_files
+from gaple.conformance.escape import printable
 from gaple.conformance.files import write_atomically
 from gaple.conformance.vectors import VECTORS_DIR, UnsafeTarget, build, check, write
 
@@ -79,11 +81,12 @@ def write_spec(out: Path, files: dict[str, str]) -> None:
 
 
 def _build(args: argparse.Namespace) -> int:
+    check_files([("--plays", args.plays)], [], folders=[("--out", args.out)])
     if args.plays is not None:
         return _build_measured(args)
     files = build()
     write_spec(args.out, files)
-    print(f"wrote {_summary(files)} under {args.out}")
+    print(f"wrote {_summary(files)} under {printable(str(args.out))}")
     return 0
 
 
@@ -96,9 +99,10 @@ def _check(args: argparse.Namespace) -> int:
     for problem in problems:
         print(problem)
     if problems:
-        print(f"{len(problems)} file(s) differ; run 'gaple vectors build --out {args.out}'")
+        shown = printable(str(args.out))
+        print(f"{len(problems)} file(s) differ; run 'gaple vectors build --out {shown}'")
         return 1
-    print(f"{args.out}: {_summary(files)}, all equal to a fresh build")
+    print(f"{printable(str(args.out))}: {_summary(files)}, all equal to a fresh build")
     return 0
 
 
@@ -123,7 +127,7 @@ def _build_measured(args: argparse.Namespace) -> int:
         msg = f"cannot write under {folder}: {error}"
         raise UsageError(msg) from None
     print(
-        f"wrote {len(inside) + len(made)} cases of {scope.label()} under {folder}: "
+        f"wrote {len(inside) + len(made)} cases of {scope.label()} under {printable(str(folder))}: "
         f"{len(inside)} committed, {len(made)} made to measure"
     )
     return 0

@@ -11,6 +11,7 @@ pass** (a listed case that now passes: the file is out of date). A case the run 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -20,16 +21,19 @@ from attrs import frozen
 
 from gaple.conformance import bounded
 from gaple.conformance.cases import EXPECTATIONS_FORMAT, EXPECTATIONS_VERSION, EXPECTED
-from gaple.conformance.escape import printable
+from gaple.conformance.escape import json_escaped, printable
 from gaple.conformance.runner import CaseOutcome
 from gaple.conformance.selection import closest
+from gaple.io import is_exactly
 
 __all__ = [
     "BadExpectations",
     "Expectation",
     "Judgement",
     "ended",
+    "entries_sha256",
     "expectations_document",
+    "expectations_text",
     "judge",
     "read_expectations",
 ]
@@ -62,6 +66,9 @@ class Judgement:
     """The cases that failed or errored otherwise than listed, each with its entry if any."""
     unexpected: tuple[tuple[CaseOutcome, Expectation], ...]
     """The listed cases that passed, each with its entry."""
+    sha256: str
+    """The digest of the entries held against (:func:`entries_sha256`): the shards of one run
+    were held against the same file when their digests are equal, whatever its name."""
 
     @property
     def ok(self) -> bool:
@@ -91,7 +98,14 @@ def judge(expected: Mapping[str, Expectation], outcomes: Iterable[CaseOutcome]) 
             unexpected.append((outcome, entry))
         elif status in ("failed", "errored") or (entry is not None and status is not None):
             new.append((outcome, entry))
-    return Judgement(tuple(held), tuple(new), tuple(unexpected))
+    return Judgement(tuple(held), tuple(new), tuple(unexpected), entries_sha256(expected))
+
+
+def entries_sha256(entries: Mapping[str, Expectation]) -> str:
+    """The SHA-256 of an expectations file's entries, as JSON in ID order: the same for two
+    files that list the same, however each is laid out or named."""
+    listed = {case: [entry.status, entry.reason] for case, entry in sorted(entries.items())}
+    return hashlib.sha256(json.dumps(listed).encode("ascii")).hexdigest()
 
 
 def read_expectations(path: Path, known: Iterable[str]) -> dict[str, Expectation]:
@@ -120,7 +134,7 @@ def _entries(document: JSON, name: str, known: frozenset[str]) -> dict[str, Expe
     if document.get("format") != EXPECTATIONS_FORMAT:
         msg = f"{name}: $.format: not {EXPECTATIONS_FORMAT!r}; not an expectations file"
         raise BadExpectations(msg)
-    if document.get("version") != EXPECTATIONS_VERSION:
+    if not is_exactly(document.get("version"), EXPECTATIONS_VERSION):
         shown = printable(json.dumps(document.get("version")), limit=40)
         msg = f"{name}: $.version: {shown}; this gaple reads version {EXPECTATIONS_VERSION}"
         raise BadExpectations(msg)
@@ -174,3 +188,10 @@ def expectations_document(
             reason = printable(outcome.detail(), limit=_REASON_SHOWN)
         cases[outcome.case] = {"status": status, "reason": reason}
     return {"format": EXPECTATIONS_FORMAT, "version": EXPECTATIONS_VERSION, "cases": cases}
+
+
+def expectations_text(document: Mapping[str, JSON]) -> str:
+    """An expectations document as the file's text: indented, readable non-ASCII text kept,
+    and every hidden character escaped (a reason kept from the file read may hold a lone
+    surrogate, which no UTF-8 encoder writes, or a control), so it reads back the same."""
+    return json_escaped(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"

@@ -164,6 +164,7 @@ class JsonLinesReport:
             path, judgement = held
             footer["expectations"] = {
                 "file": str(path),
+                "sha256": judgement.sha256,
                 "held": list(judgement.held),
                 "new": [outcome.case for outcome, _ in judgement.new],
                 "unexpected": [outcome.case for outcome, _ in judgement.unexpected],
@@ -255,7 +256,8 @@ def judgement_text(judgement: Judgement, path: Path) -> str:
     """The lines that hold a run against its expectations file: the count of each kind, then
     every new failure and every unexpected pass by name."""
     held, new, unexpected = judgement.held, judgement.new, judgement.unexpected
-    rows = [judged_counts(str(path), len(held), len(new), len(unexpected))]
+    name = printable(str(path), limit=200)
+    rows = [judged_counts(name, len(held), len(new), len(unexpected))]
     for outcome, entry in judgement.new:
         listed = "not listed" if entry is None else f"listed as {entry.status}"
         said = printable(outcome.detail(), limit=_SHOWN)
@@ -268,7 +270,7 @@ def judgement_text(judgement: Judgement, path: Path) -> str:
         )
     if judgement.ok:
         # The verdict above counts every failure; against the file the run passes.
-        rows.append(f"AS EXPECTED: every case that did not pass is listed so in {path}")
+        rows.append(f"AS EXPECTED: every case that did not pass is listed so in {name}")
     return "\n".join(rows)
 
 

@@ -3,7 +3,9 @@
 An expression is read like pytest's ``-k``: a bare word matches a case when it is part of the
 case's ID or of one of its feature tags (:mod:`gaple.conformance.tags`), ignoring case; words
 combine with ``and``, ``or``, ``not`` and parentheses (``not`` binds tightest, then ``and``,
-then ``or``). The expression is parsed here, by recursive descent, never evaluated as code.
+then ``or``). The expression is parsed here, by recursive descent, never evaluated as code;
+its nesting (parentheses and ``not``) is bounded by :data:`MOST_NESTED`, and a message quotes at
+most :data:`SHOWN` characters of it.
 """
 
 from __future__ import annotations
@@ -11,17 +13,26 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from attrs import frozen
 
-__all__ = ["BadExpression", "Matcher", "closest", "parse_keywords"]
+from gaple.conformance.escape import printable
+
+__all__ = ["MOST_NESTED", "SHOWN", "BadExpression", "Matcher", "closest", "parse_keywords"]
 
 Matcher = Callable[[str, Sequence[str]], bool]
 """Whether a case, given by its ID and its feature tags, is selected."""
 
 _TOKEN = re.compile(r"\s*(?:(?P<paren>[()])|(?P<word>[^\s()]+))")
 _KEYWORDS = frozenset({"and", "or", "not"})
+
+MOST_NESTED = 50
+"""Parentheses and ``not`` nested deeper than this are refused: far beyond any selection a
+person writes, and far inside Python's recursion limit, which the parser would otherwise hit."""
+
+SHOWN = 80
+"""Characters of an expression a message quotes, as ``--case`` quotes a name."""
 
 
 class BadExpression(ValueError):
@@ -34,16 +45,14 @@ class _Token:
     column: int
 
 
-def _tokens(text: str) -> list[_Token]:
-    found: list[_Token] = []
-    position = 0
-    while text[position:].strip():
-        match = _TOKEN.match(text, position)
-        assert match is not None  # the pattern takes any character that is not a space
-        start = match.start("paren") if match.group("paren") else match.start("word")
-        found.append(_Token(match.group("paren") or match.group("word"), start + 1))
-        position = match.end()
-    return found
+def _tokens(text: str) -> Iterator[_Token]:
+    # Each match starts where the last ended (the pattern takes any character that is not a
+    # space), so the matches are the whole text but its trailing spaces, read in one pass,
+    # and only as far as the parser goes: a mistake in the first words of a long expression
+    # is found without reading the rest.
+    for match in _TOKEN.finditer(text):
+        word = match.group("paren") or match.group("word")
+        yield _Token(word, match.start(match.lastgroup or 0) + 1)
 
 
 class _Parser:
@@ -53,32 +62,35 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.tokens = _tokens(text)
-        self.at = 0
+        self.next = next(self.tokens, None)
+        """The token the parser looks at, ``None`` at the end."""
+        self.taken: _Token | None = None
+        """The token taken last."""
+        self.depth = 0
 
-    def _peek(self) -> _Token | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
+    def _advance(self) -> None:
+        self.taken, self.next = self.next, next(self.tokens, None)
 
     def _fail(self, wanted: str) -> BadExpression:
-        token = self._peek()
+        token = self.next
         if token is None:
             where = f"column {len(self.text) + 1}: {wanted}, found the end"
         else:
-            where = f"column {token.column}: {wanted}, found {token.text!r}"
-        return BadExpression(f"-k {self.text!r}: {where}")
+            where = f"column {token.column}: {wanted}, found {_quoted(token.text)}"
+        return BadExpression(f"-k {_quoted(self.text)}: {where}")
 
     def _take(self, text: str) -> bool:
-        token = self._peek()
-        if token is not None and token.text.lower() == text:
-            self.at += 1
+        if self.next is not None and self.next.text.lower() == text:
+            self._advance()
             return True
         return False
 
     def whole(self) -> Matcher:
-        if not self.tokens:
-            msg = f"-k {self.text!r}: empty; give a word of a case ID or a feature tag"
+        if self.next is None:
+            msg = f"-k {_quoted(self.text)}: empty; give a word of a case ID or a feature tag"
             raise BadExpression(msg)
         matcher = self._expression()
-        if self._peek() is not None:
+        if self.next is not None:
             raise self._fail("expected 'and', 'or' or the end")
         return matcher
 
@@ -96,18 +108,37 @@ class _Parser:
 
     def _factor(self) -> Matcher:
         if self._take("not"):
-            inner = self._factor()
+            inner = self._nested(self._factor)
             return lambda case, tags: not inner(case, tags)
         if self._take("("):
-            inner = self._expression()
+            inner = self._nested(self._expression)
             if not self._take(")"):
                 raise self._fail("expected ')'")
             return inner
-        token = self._peek()
+        token = self.next
         if token is None or token.text == ")" or token.text.lower() in _KEYWORDS:
             raise self._fail("expected a word, 'not' or '('")
-        self.at += 1
+        self._advance()
         return _word(token.text.lower())
+
+    def _nested(self, parse: Callable[[], Matcher]) -> Matcher:
+        assert self.taken is not None  # the 'not' or '(' that opens it
+        if self.depth == MOST_NESTED:
+            msg = (
+                f"-k {_quoted(self.text)}: column {self.taken.column}: nested deeper than "
+                f"{MOST_NESTED} parentheses and 'not's"
+            )
+            raise BadExpression(msg)
+        self.depth += 1
+        inner = parse()
+        self.depth -= 1
+        return inner
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a message quotes it: escaped, and cut (its repr, of its head only)."""
+    shown = printable(repr(text[:SHOWN]))
+    return shown + "..." if len(text) > SHOWN else shown
 
 
 def _word(word: str) -> Matcher:

@@ -27,6 +27,7 @@ from gaple.conformance.bounded import Limits, Refused, lines, read
 from gaple.conformance.cases import STATUSES
 from gaple.conformance.compare import failure_name
 from gaple.conformance.escape import printable
+from gaple.conformance.files import write_atomically
 from gaple.io import FormatError, state_from_json
 from gaple.localdocs import local_docs_url
 from gaple.registry import RULES, rule_url
@@ -111,13 +112,14 @@ def _need(record: dict[str, JSON], key: str, kinds: tuple[type, ...], where: str
 
 
 def _check_expectations(held: JSON, where: str) -> None:
-    """A footer's ``expectations``: the file, and the case IDs it holds as known (listed and
-    ended so), as new failures, and as unexpected passes."""
+    """A footer's ``expectations``: the file, its digest, and the case IDs it holds as known
+    (listed and ended so), as new failures, and as unexpected passes."""
     where = f"{where}: expectations"
     if not isinstance(held, dict):
         msg = f"{where} is not an object"
         raise BadReport(msg)
     _need(held, "file", (str,), where)
+    _need(held, "sha256", (str,), where)
     for key in _JUDGED:
         ids = _need(held, key, (list,), where)
         if not all(isinstance(case, str) for case in ids):
@@ -472,14 +474,16 @@ def merge(reports: Sequence[Report]) -> list[dict[str, JSON]]:
         if footer["verdict"] == "conforms" and cells.get("open"):
             footer["verdict"] = "partial"
     # Each case was judged in its own shard: the lists join, in the run's order of cases.
-    held = first.footer.get("expectations", {}).get("file")
+    # The files' contents, not their names: two files named e.json may list different cases.
+    held = first.footer.get("expectations", {}).get("sha256")
     for shard in shards:
-        if shard.footer.get("expectations", {}).get("file") != held:
+        if shard.footer.get("expectations", {}).get("sha256") != held:
             msg = f"{shard.path}: not from the same run as {first.path} (its expectations differ)"
             raise BadReport(msg)
     if held is not None:
         order = {case["case"]: k for k, case in enumerate(ordered)}
-        footer["expectations"] = {"file": first.footer["expectations"]["file"]} | {
+        kept = first.footer["expectations"]
+        footer["expectations"] = {"file": kept["file"], "sha256": held} | {
             key: sorted(
                 (case for shard in shards for case in shard.footer["expectations"][key]),
                 key=lambda case: order.get(case, len(order)),
@@ -738,9 +742,7 @@ def write_records(path: Path, records: Iterable[dict[str, JSON]]) -> None:
     Raises:
         OSError: the file cannot be written.
     """
-    with path.open("w", encoding="utf-8") as stream:
-        for record in records:
-            stream.write(json.dumps(record) + "\n")
+    write_atomically(path, "".join(json.dumps(record) + "\n" for record in records))
 
 
 FUZZ_RUN = ("gaple", "impl", "seed", "variant", "set", "examples", "max_seconds")

@@ -28,7 +28,7 @@ plugin adds no items and loads nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +38,14 @@ if TYPE_CHECKING:
     from gaple.conformance.engines import Engine
     from gaple.conformance.runner import CaseOutcome, EngineInfo
 
-__all__ = ["CaseFailed", "ConformanceCase", "ConformanceFile", "EngineSource", "marker"]
+__all__ = [
+    "CaseFailed",
+    "ConformanceCase",
+    "ConformanceFile",
+    "EngineSource",
+    "check_options",
+    "marker",
+]
 
 EngineSource = str | Callable[[], "Engine"]
 """What ``pytest_gaple_engine`` returns: an adapter command, or a function making an engine."""
@@ -227,15 +234,52 @@ _FIRST = pytest.StashKey[Path]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Refuse an unknown ``--gaple-variant`` before collecting (a usage error, not an error
-    of a collected file)."""
-    variants: list[str] = config.getoption("gaple_variant")
+    """Check every ``--gaple-*`` option before collecting: a bad value is one usage error
+    (``ERROR: ...``, exit status 4), not an error in each item."""
+    presets = check_options(
+        impl=config.getoption("gaple_impl"),
+        levels=config.getoption("gaple_level"),
+        variants=config.getoption("gaple_variant"),
+        timeout=config.getoption("gaple_timeout"),
+    )
+    if presets is not None:
+        config.stash[_PRESETS] = presets
+
+
+def check_options(
+    *, impl: str | None, levels: Sequence[str], variants: Sequence[str], timeout: float
+) -> set[str] | None:
+    """The presets that ``--gaple-variant`` names (None: no such option, every case), once
+    every ``--gaple-*`` option is checked, with the rule and the words of the matching option
+    of ``gaple conformance run``: ``--impl``, ``--level``, ``--based-on`` and ``--timeout``.
+
+    Raises:
+        pytest.UsageError: a value is refused; the message is one line naming the option.
+    """
+    # A module importing nothing more of gaple: a session that names no engine stays light.
+    from gaple.conformance.options import (  # noqa: PLC0415
+        BadOption,
+        check_command,
+        check_timeout,
+    )
+
+    try:
+        if impl is not None:
+            check_command(impl, "--gaple-impl")
+        check_timeout(timeout, "--gaple-timeout")
+    except BadOption as error:
+        raise pytest.UsageError(str(error)) from None
+    for level in levels:  # the parser's choices already, unless set in some other way
+        if level not in _LEVELS:
+            choices = ", ".join(map(repr, _LEVELS))
+            msg = f"--gaple-level: invalid choice: {level!r} (choose from {choices})"
+            raise pytest.UsageError(msg)
     if not variants:
-        return
+        return None
     from gaple.presets import UnknownPreset, find_preset  # noqa: PLC0415
 
     try:
-        config.stash[_PRESETS] = {find_preset(name).name for name in variants}
+        return {find_preset(name).name for name in variants}
     except UnknownPreset as error:
         raise pytest.UsageError(f"--gaple-variant: {error}") from None
 
