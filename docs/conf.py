@@ -63,6 +63,7 @@ nitpick_ignore_regex = [("py:func", r"_[a-z]\w*")]
 
 # gaple.testing builds on Hypothesis and pytest, whose docs are not linked (no network at build).
 nitpick_ignore_regex += [("py:class", r"(hypothesis|_pytest|pytest)\..*")]
+nitpick_ignore_regex += [("py:exc", r"pytest\..*")]  # the plugin raises pytest.UsageError
 
 # Nor is the standard library's: a function returning a folder returns a pathlib.Path, the
 # command line's parser an argparse.ArgumentParser.
