@@ -3,15 +3,20 @@ of issue 34 (the daily-loop surfaces, the wire grammar, outputs that would destr
 
 Every test here ends in a traceback, a hang, a write outside the folder, a raw control
 character, a destroyed file or a false "conforms" on the code before the fix; the families of
-input they stand for are generated in tests/test_hostile_documents.py.
+input they stand for are generated in tests/test_hostile_documents.py, but for those of the
+example engine's requests and the plugin's options, which are in the last section here.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
+import io
 import json
+import math
 import os
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -25,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import gaple
 import gaple.conformance.vectors as vectors_module
@@ -41,10 +48,17 @@ from gaple.conformance.vectors import VECTORS_DIR
 from gaple.io import state_to_json
 from gaple.presets import ruleset
 from gaple.simulate import random_hand
+from gaple.testing import plugin
 from test_reports import _failed, _footer, _header, _write
 
 JSON = Any
 ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "examples" / "engine"
+sys.path.insert(0, str(ENGINE))
+
+import adapter  # noqa: E402
+
+pytest_plugins = ["pytester"]
 SPEC = ROOT / "spec"
 SOURCE = str(Path(gaple.__file__).parent.parent)
 """Where the gaple under test lives, for the processes a test starts."""
@@ -1545,3 +1559,571 @@ def test_a_sigint_at_any_line_of_gaples_start_is_held_or_precedes_its_imports(
             elif "Traceback" not in err and process.returncode != 130:
                 problems.append(f"line {moment} ({where}): status {process.returncode}")
     assert problems == [], f"{entry}:\n" + "\n".join(problems)
+
+
+# --- 2 and 10: the pytest plugin's options and the example engine's requests --------------
+
+#
+# * Finding 10: the example engine (``gaple conformance example-engine``, ``examples/engine/``)
+#   took ``"max_pip": 1000000`` and built the tiles of that set: no reply, gigabytes of memory.
+#   Its family: every request line spoilt (a value of the wrong type at a random place, huge
+#   numbers, deep nesting, long lines, lone surrogates, bytes that are not UTF-8, ``NaN``,
+#   unknown and missing fields, requests out of order). Each line gets exactly one reply line,
+#   valid JSON, quickly, an ``error`` for what the adapter cannot take and never an internal
+#   error; and the engine keeps answering.
+# * Finding 2: ``pytest --gaple-timeout=nan`` errored every item with a ValueError, and ``0``
+#   and ``-1`` were taken. Its family: every ``--gaple-*`` option with a hostile value, taken or
+#   refused with one usage error in the words of the matching option of ``gaple conformance
+#   run``, never anything else raised.
+#
+# The ``ci`` profile (``HYPOTHESIS_PROFILE=ci``) tries 10,000 inputs per family, in process
+# (the adapter's ``serve`` on bytes, the plugin's ``check_options``); the default profile a
+# small sample. The reproducers run ``gaple conformance example-engine`` as a process where the
+# process is the point (its memory, its standard input's decoding) and pytest in process with
+# ``pytester``; the others drive ``serve`` on a text stream, as it took one before the fix.
+_CI = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
+_HOSTILE = settings(
+    max_examples=10_000 if _CI else 40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+_SECONDS = 2.0
+"""Longest the adapter may take over one input (the largest is a few lines of 1 MiB)."""
+SERVED = [sys.executable, "-m", "gaple", "conformance", "example-engine"]
+"""The example engine as an installed gaple serves it."""
+_ENGINE_HELLO: dict[str, JSON] = {"type": "hello", "protocol": 1}
+
+RULES: dict[str, JSON] = {
+    "max_pip": 6,
+    "players": 4,
+    "hand_size": 7,
+    "partnership": False,
+    "first_lead": "double-blank",
+    "later_lead": "double",
+    "forbidden_leads": [],
+    "blocked_action": "pass",
+    "double_blank_25": False,
+    "settlement": "per-hand",
+    "target": None,
+    "match_hands": None,
+    "challenge_tie": "replay",
+    "challenge_win_base": "all",
+    "challenge_win_multiplier": 1,
+    "challenge_loss_base": "all",
+    "challenge_loss_multiplier": 2,
+    "top_double_bonus": 0,
+    "blank_double_bonus": 0,
+    "dead_double_debit": False,
+    "closing_any_double": False,
+}
+DEAL: dict[str, JSON] = {
+    "hands": [
+        ["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
+        ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "2-2"],
+        ["2-3", "2-4", "2-5", "2-6", "3-3", "3-4", "3-5"],
+        ["3-6", "4-4", "4-5", "4-6", "5-5", "5-6", "6-6"],
+    ],
+    "starter": None,
+    "set_aside": [],
+    "first_seat": 2,
+}
+"""Four seats each holding one suit: seat 0 leads 0-0 and holds every blank."""
+START: dict[str, JSON] = {
+    "type": "start",
+    "case": "t",
+    "rules": RULES,
+    "deal": DEAL,
+    "first_hand": True,
+}
+SMALL_START: dict[str, JSON] = {
+    "type": "start",
+    "case": "small",
+    "rules": {**RULES, "max_pip": 3, "players": 2, "hand_size": 3, "settlement": "chips"},
+    "deal": {
+        "hands": [["1-2", "2-3", "2-2"], ["1-1", "1-3", "3-3"]],
+        "starter": "0-0",
+        "set_aside": ["0-1", "0-2", "0-3"],
+        "first_seat": 0,
+    },
+    "first_hand": True,
+}
+"""A hand blocked at once: its result can be asked for straight away."""
+REQUESTS: list[dict[str, JSON]] = [
+    _ENGINE_HELLO,
+    START,
+    SMALL_START,
+    {"type": "state"},
+    {"type": "act", "seat": 0, "move": "lead 0-0"},
+    {"type": "act", "seat": 1, "move": "place 0-1 right"},
+    {"type": "result"},
+    {
+        "type": "batch",
+        "requests": [START, {"type": "state"}, {"type": "act", "seat": 0, "move": "lead 0-0"}],
+    },
+    {"type": "batch", "requests": [SMALL_START, {"type": "result"}]},
+]
+"""Valid requests, in an order that plays, and any other order (out of order) too."""
+REPLY_TYPES = {
+    *("hello", "started", "unsupported", "state", "ok", "rejected", "result", "batch"),
+    *("error", "bye"),
+}
+
+
+# --- talking to the example engine -----------------------------------------------------------
+
+
+def _replies(text: str) -> list[JSON]:
+    """Each line of ``text`` as JSON, refusing ``NaN`` and ``Infinity`` (not JSON) as a runner
+    does; every line ends with a line break."""
+
+    def refuse(word: str) -> None:
+        raise ValueError(word)
+
+    assert text.endswith("\n") or not text
+    return [json.loads(line, parse_constant=refuse) for line in text.split("\n")[:-1]]
+
+
+def _no_internal_error(reply: JSON) -> None:
+    """An error reply is the adapter's refusal, never one of its own exceptions."""
+    assert isinstance(reply, dict), reply
+    assert reply.get("type") in REPLY_TYPES, reply
+    if reply["type"] == "error":
+        assert isinstance(reply.get("message"), str), reply
+        assert "internal error" not in reply["message"], reply
+    if reply["type"] == "batch":
+        for inner in reply["replies"]:
+            _no_internal_error(inner)
+
+
+def _serve(lines: list[bytes]) -> list[JSON]:
+    """The replies of the example adapter, in process, to ``lines`` (bytes, as its standard
+    input gives them), checked as a runner reads them: one line each, ASCII JSON."""
+    out = io.StringIO()
+    began = time.perf_counter()
+    adapter.serve(adapter.Session(), io.BytesIO(b"".join(line + b"\n" for line in lines)), out)
+    seconds = time.perf_counter() - began
+    assert seconds < _SECONDS, f"{seconds:.1f} s for {len(lines)} lines"
+    assert out.getvalue().isascii()
+    return _replies(out.getvalue())
+
+
+def _limited() -> None:
+    """In the child: at most 1 GiB of memory, so that a reproducer cannot take the machine."""
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def _served(lines: list[bytes], env: dict[str, str] | None = None) -> tuple[list[JSON], float, str]:
+    """The replies of ``gaple conformance example-engine`` to ``lines``, its time, its stderr."""
+    began = time.perf_counter()
+    done = subprocess.run(
+        SERVED,
+        input=b"".join(line + b"\n" for line in lines),
+        capture_output=True,
+        timeout=60,
+        preexec_fn=_limited,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    seconds = time.perf_counter() - began
+    return _replies(done.stdout.decode("ascii")), seconds, done.stderr.decode("utf-8", "replace")
+
+
+def _line(request: JSON) -> bytes:
+    return json.dumps(request).encode()
+
+
+def _hello_reply() -> dict[str, JSON]:
+    return adapter.Session().handle(_ENGINE_HELLO)
+
+
+# --- finding 10: the reproducers -------------------------------------------------------------
+
+
+def test_f10_a_huge_max_pip_is_refused_at_once_and_the_engine_answers_on() -> None:
+    start = {**START, "rules": {**RULES, "max_pip": 1_000_000}}
+    replies, seconds, _ = _served([_line(start), _line(_ENGINE_HELLO)])
+    # Before: the tiles of the double-1000000 set were listed (5 GB in 15 s; under the 1 GiB
+    # this test allows, a MemoryError after 4 s). The protocol's max_pip is from 1 to 9.
+    assert replies[0]["type"] == "error"
+    assert "rules.max_pip: expected an integer from 1 to 9, got 1000000" in replies[0]["message"]
+    assert replies[1] == _hello_reply()
+    assert seconds < 10
+
+
+def test_f10_bytes_that_are_not_utf8_are_one_error_under_a_strict_locale() -> None:
+    # Under a UTF-8 locale Python decodes standard input strictly: the adapter died on a byte
+    # that is not UTF-8 (here forced with PYTHONIOENCODING, as en_US.UTF-8 does).
+    lines = [b'{"type": "hello", "protocol": 1, "name": "\xff"}', b"\xc3(", _line(_ENGINE_HELLO)]
+    replies, _, stderr = _served(lines, env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert "Traceback" not in stderr
+    assert [reply["type"] for reply in replies] == ["error", "error", "hello"]
+    assert "not UTF-8" in replies[0]["message"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A request type that is not a string: an unhashable key of the handlers' table.
+        b'{"type": []}',
+        # Digits that are not ASCII: "\u00b2".isdigit() but int("\u00b2") raises.
+        json.dumps({**START, "deal": {**DEAL, "starter": "\u00b2-0"}}).encode(),
+        # ... and the same in a batch, which answers every request it carries.
+        json.dumps(
+            {
+                "type": "batch",
+                "requests": [START, {"type": "act", "seat": 0, "move": "lead \u00b2-0"}],
+            }
+        ).encode(),
+        # An integer of more than 4,300 digits: json.loads raises a bare ValueError.
+        b'{"type": "act", "seat": ' + b"9" * 5000 + b', "move": "pass"}',
+        # Nested past the recursion limit.
+        b"[" * 100_000 + b"]" * 100_000,
+    ],
+)
+def test_f10_no_line_ends_in_an_internal_error(line: bytes) -> None:
+    # Before: each was an "internal error" (an exception of the adapter, caught last).
+    replies = _serve_text([line, _line(_ENGINE_HELLO)])
+    assert replies[0]["type"] in ("error", "batch")
+    _no_internal_error(replies[0])
+    assert replies[1] == _hello_reply()
+
+
+def _serve_text(lines: list[bytes]) -> list[JSON]:
+    """As :func:`_serve`, through a text stream (which the adapter's ``serve`` took before)."""
+    out = io.StringIO()
+    text = b"".join(line + b"\n" for line in lines).decode("utf-8")
+    adapter.serve(adapter.Session(), io.StringIO(text), out)
+    return _replies(out.getvalue())
+
+
+def _with_tile(text: str, instead_of: str) -> dict[str, JSON]:
+    """:data:`START` with the tile ``instead_of`` written ``text`` in seat 0's hand."""
+    hand = [text if name == instead_of else name for name in DEAL["hands"][0]]
+    return {**START, "deal": {**DEAL, "hands": [hand, *DEAL["hands"][1:]]}}
+
+
+@pytest.mark.parametrize(
+    ("request_", "words"),
+    [
+        # An integer option past 64 bits, which no engine in another language stores (and
+        # points multiplied by it may pass the 4,300 digits json writes).
+        ({**START, "rules": {**RULES, "challenge_loss_multiplier": 10**4000}}, "rules.chall"),
+        ({**START, "rules": {**RULES, "top_double_bonus": -1}}, "rules.top_double_bonus"),
+        ({**START, "rules": {**RULES, "forbidden_leads": ["7-7"]}}, "rules.forbidden_leads"),
+        ({**START, "deal": {**DEAL, "first_seat": True}}, "deal.first_seat"),
+        # Tiles the protocol does not write: white space, digits that are not ASCII.
+        (_with_tile(" 0-0", "0-0"), "deal.hands[0][0]: expected a tile such as '0-3'"),
+        (_with_tile("\u0663-0", "0-3"), "deal.hands[0][3]: expected a tile such as '0-3'"),
+        ({"type": "hello", "protocol": True}, "only protocol 1"),
+        ({"type": "hello", "protocol": 1.0}, "only protocol 1"),
+        ({"type": "hello", "protocol": 1, "pad": "x" * (1 << 21)}, "longer than"),
+    ],
+)
+def test_f10_a_value_out_of_range_is_refused(request_: JSON, words: str) -> None:
+    replies = _serve_text([_line(request_), _line(_ENGINE_HELLO)])
+    assert replies[0]["type"] == "error", replies[0]
+    assert words in replies[0]["message"]
+    assert replies[1] == _hello_reply()
+
+
+@pytest.mark.parametrize("line", [b"", b"   ", b'{"type": "hello", "protocol": 1, "x": NaN}'])
+def test_f10_every_line_gets_its_own_reply(line: bytes) -> None:
+    # Before: a blank line had no reply at all (the runner would wait for it), and NaN,
+    # which is not JSON, was read.
+    replies = _serve_text([line, _line(_ENGINE_HELLO)])
+    assert [reply["type"] for reply in replies] == ["error", "hello"]
+
+
+# --- finding 10: the family ------------------------------------------------------------------
+
+_TEXT = st.text(
+    st.characters(exclude_categories=()) | st.sampled_from(["\ud800", "\udcff", "\x00", "\n"]),
+    max_size=6,
+)
+"""Any text: lone surrogates, NUL and line breaks included."""
+_VALUES: st.SearchStrategy[JSON] = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.sampled_from([10**4299, -(10**4299), 2**63, 2**63 - 1, -1, 0, 1, 9, 10, 55, 56])
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | _TEXT
+    | st.sampled_from(
+        [
+            *("0-0", "6-6", "9-9", "10-10", "99-99", "0-100", "\u0663-0", "pass", "lead 0-0"),
+            *("place 0-1 left", "discard 0-0", "hello", "start", "state", "act", "batch"),
+            *("result", "double", "pass", "partnership", "chips", "replay", "all"),
+        ]
+    ),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
+    max_leaves=5,
+)
+_WRONG: st.SearchStrategy[JSON] = (
+    _VALUES
+    | st.integers(1, 200).map(lambda depth: json.loads("[" * depth + "]" * depth))
+    | st.integers(9_990, 10_010).map(lambda length: [0] * length)
+    | st.integers(9_990, 10_010).map(lambda length: [{"type": "state"}] * length)
+    | st.integers(50, 60).map(lambda length: ["0-0"] * length)
+)
+"""A value to put where another was: any type, deep, long, or a long list of requests (one
+object ten thousand times: the spoilers copy what they change, never change it in place)."""
+
+
+def _spoil_value(data: st.DataObject, doc: JSON) -> JSON:
+    """``doc`` with the value at one random place (maybe the root) replaced."""
+    if isinstance(doc, dict | list) and doc and data.draw(st.integers(0, 3)):
+        doc = copy.copy(doc)
+        if isinstance(doc, dict):
+            key: Any = data.draw(st.sampled_from(list(doc)))
+        else:
+            key = data.draw(st.integers(0, len(doc) - 1))
+        doc[key] = _spoil_value(data, doc[key])
+        return doc
+    return data.draw(_WRONG)
+
+
+def _spoil_field(data: st.DataObject, doc: JSON) -> JSON:
+    """``doc`` with a field missing or an unknown one added, in a random object of it."""
+    if not isinstance(doc, dict):
+        return doc
+    doc = dict(doc)
+    inner: list[Any] = [key for key, value in doc.items() if isinstance(value, dict)]
+    if len(inner) > 0 and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(inner))
+        doc[key] = _spoil_field(data, doc[key])
+    elif doc and data.draw(st.booleans()):
+        del doc[data.draw(st.sampled_from(list(doc)))]
+    else:
+        doc[data.draw(_TEXT)] = data.draw(_VALUES)
+    return doc
+
+
+_EDITS = st.sampled_from(
+    ["none", "truncate", "bom", "bytes", "huge-number", "nan", "deep", "long", "blank"]
+)
+
+
+def _spoil_text(data: st.DataObject, text: bytes) -> bytes:
+    """``text`` with one spoiling edit of its bytes (or none)."""
+    edit = data.draw(_EDITS)
+    if edit == "truncate":
+        return text[: data.draw(st.integers(0, len(text)))]
+    if edit == "bom":
+        return b"\xef\xbb\xbf" + text
+    if edit == "bytes":
+        where = data.draw(st.integers(0, len(text)))
+        return text[:where] + data.draw(st.binary(min_size=1, max_size=4)) + text[where:]
+    digit = re.search(rb"[0-9]", text) if edit in ("huge-number", "nan") else None
+    if edit == "huge-number" and digit is not None:
+        digits = data.draw(st.integers(20, 6_000))
+        return text[: digit.start()] + b"9" * digits + text[digit.end() :]
+    if edit == "nan" and digit is not None:
+        word = data.draw(st.sampled_from([b"NaN", b"Infinity", b"-Infinity", b"1e999"]))
+        return text[: digit.start()] + word + text[digit.end() :]
+    if edit == "deep":
+        depth = data.draw(st.integers(30, 100_000))
+        return b"[" * depth + text + b"]" * depth
+    if edit == "long":
+        # Around the 1 MiB limit of a line (white space before the request), or far past it.
+        size = adapter.MAX_LINE + data.draw(st.sampled_from([-2, -1, 0, 1, 2, 2 * (1 << 20)]))
+        return b" " * max(size - len(text), 0) + text
+    if edit == "blank":
+        return data.draw(st.sampled_from([b"", b" ", b"\t", b"\r"]))
+    return text
+
+
+_SPOILS = st.tuples(st.integers(0, 2), st.booleans(), st.booleans())
+"""How many values to replace, whether to drop or add a field, whether to escape non-ASCII."""
+
+
+def _hostile_line(data: st.DataObject, base: JSON) -> bytes:
+    values, field, ascii_only = data.draw(_SPOILS)
+    doc = base
+    for _ in range(values):
+        doc = _spoil_value(data, doc)
+    if field:
+        doc = _spoil_field(data, doc)
+    # ensure_ascii=False writes a lone surrogate raw, which no UTF-8 decoder accepts.
+    text = json.dumps(doc, ensure_ascii=ascii_only)
+    return _spoil_text(data, text.encode("utf-8", "surrogatepass"))
+
+
+_BASES = st.lists(
+    st.tuples(st.sampled_from(REQUESTS), st.integers(0, 3).map(bool)), min_size=1, max_size=3
+)
+"""Requests in any order, each spoilt three times in four."""
+
+
+@_HOSTILE
+@given(data=st.data())
+def test_the_example_engine_answers_each_hostile_line_once(data: st.DataObject) -> None:
+    # Requests in any order (out of order too), some valid and most spoilt, then a hello.
+    bases = data.draw(_BASES)
+    lines = [_hostile_line(data, base) if spoilt else _line(base) for base, spoilt in bases]
+    # A line break among the spoilt bytes makes two lines: each is a line of its own.
+    lines = [part for line in lines for part in line.split(b"\n")]
+    replies = _serve([*lines, _line(_ENGINE_HELLO)])
+    for reply in replies:
+        _no_internal_error(reply)
+    byes = [i for i, reply in enumerate(replies) if reply["type"] == "bye"]
+    if byes:  # a spoilt line that turned into a valid bye: the adapter stops there
+        assert len(replies) == byes[0] + 1
+    else:
+        assert len(replies) == len(lines) + 1
+        assert replies[-1] == _hello_reply()
+
+
+# --- finding 2: the reproducers --------------------------------------------------------------
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A project with one test of its own (and no engine named)."""
+    pytester.makepyfile(test_own="def test_own():\n    assert True\n")
+    return pytester
+
+
+def _usage_error(result: pytest.RunResult) -> str:
+    """The one line pytest prints for a usage error (exit status 4)."""
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.outlines + result.errlines
+    errors = [line for line in result.errlines if line.startswith("ERROR: ")]
+    assert len(errors) == 1, result.errlines
+    return errors[0].removeprefix("ERROR: ")
+
+
+@pytest.mark.parametrize("value", ["nan", "0", "-1", "inf", "-inf", "1e400"])
+def test_f2_a_timeout_not_finite_above_0_is_one_usage_error(
+    project: pytest.Pytester, value: str
+) -> None:
+    # Before: taken, and every item errored (nan: a ValueError inside each).
+    said = _usage_error(project.runpytest(f"--gaple-timeout={value}"))
+    assert said == f"--gaple-timeout must be finite and above 0 (seconds), got {float(value)}"
+
+
+def test_f2_a_nan_timeout_is_refused_before_any_item_errors(project: pytest.Pytester) -> None:
+    # The finding as reported: an engine named, and a ValueError inside every case.
+    command = shlex.join([sys.executable, str(ENGINE / "adapter.py")])
+    result = project.runpytest(
+        "--gaple-impl", command, "--gaple-timeout=nan", "-k", "open-double-blank-holder-leads"
+    )
+    assert "got nan" in _usage_error(result)
+
+
+@pytest.mark.parametrize("command", ["", "   "])
+def test_f2_an_empty_adapter_command_is_one_usage_error(
+    project: pytest.Pytester, command: str
+) -> None:
+    # Before: taken, and every item failed as "the engine errored".
+    said = _usage_error(project.runpytest("--gaple-impl", command, "-k", "turns-"))
+    assert said == "--gaple-impl: the adapter command is empty"
+
+
+# --- finding 2: the options end to end, and the words of the command -------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--gaple-timeout=abc"], "argument --gaple-timeout: invalid float value: 'abc'"),
+        (["--gaple-level=nope"], "argument --gaple-level: invalid choice: 'nope'"),
+        (["--gaple-variant=nope"], "--gaple-variant: unknown variant 'nope'"),
+    ],
+)
+def test_every_bad_option_is_one_usage_error(
+    project: pytest.Pytester, args: list[str], words: str
+) -> None:
+    result = project.runpytest(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert words in "\n".join(result.errlines)
+
+
+@pytest.mark.parametrize(
+    "args", [["--gaple-timeout=1e-300"], ["--gaple-timeout=0.5"], ["--gaple-variant=domino4d"]]
+)
+def test_a_good_option_is_taken_and_the_project_runs(
+    project: pytest.Pytester, args: list[str]
+) -> None:
+    # No engine named: only the project's own test runs, whatever the options.
+    project.runpytest(*args).assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    ("command_option", "value", "plugin_option"),
+    [
+        ("--timeout", "nan", "--gaple-timeout"),
+        ("--timeout", "0", "--gaple-timeout"),
+        ("--timeout", "-1", "--gaple-timeout"),
+        ("--timeout", "inf", "--gaple-timeout"),
+        ("--impl", " ", "--gaple-impl"),
+    ],
+)
+def test_the_plugin_refuses_in_the_words_of_the_command(
+    command_option: str,
+    value: str,
+    plugin_option: str,
+    project: pytest.Pytester,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["conformance", "run", "--impl", "true", "--timeout", "5", command_option, value]
+    assert main(argv) == 2
+    command_said = capsys.readouterr().err.strip().removeprefix("gaple conformance: error: ")
+    plugin_said = _usage_error(project.runpytest(f"{plugin_option}={value}"))
+    assert plugin_said == command_said.replace(command_option, plugin_option, 1)
+
+
+# --- finding 2: the family -------------------------------------------------------------------
+
+_OPTION_WORDS = st.sampled_from(
+    [
+        *("nan", "NaN", "-nan", "inf", "-inf", "Infinity", "1e400", "-1e400", "1e308", "1e-300"),
+        *("5e-324", "0", "-0", "0.0", "-1", "1", "10", "1_0", "0x10", "  7 ", "", " ", "\t"),
+        *("\u0661\u0660", "\uff11\uff10", "\u00b2", "\x00", "a\x00b", "\ud800", "\udcff", "é"),
+        *("line", "turns", "count", "points", "rules", "LINE", "line ", "pagat-4x7"),
+        *("PAGAT_4X7", " domino4d ", "nope", "true", "python adapter.py", "x" * 10_000),
+    ]
+)
+_OPTION_TEXT = _OPTION_WORDS | st.text(st.characters(exclude_categories=()), max_size=12)
+_DEFAULTS: dict[str, JSON] = {"impl": None, "levels": [], "variants": [], "timeout": 10.0}
+
+
+def _parsed(option: str, text: str) -> JSON:
+    """``text`` as pytest's parser hands ``option`` to the plugin (the parser itself refuses a
+    timeout that is not a number, as argparse refuses one for ``gaple conformance run``);
+    None when the parser refuses it."""
+    if option == "timeout":
+        try:
+            return float(text)  # what type=float does, as for the command's --timeout
+        except ValueError:
+            return None
+    return [text] if option in ("levels", "variants") else text
+
+
+@_HOSTILE
+@given(
+    option=st.sampled_from(["impl", "levels", "variants", "timeout"]),
+    texts=st.lists(_OPTION_TEXT, min_size=1, max_size=3),
+)
+def test_a_hostile_option_value_is_taken_or_one_usage_error(option: str, texts: list[str]) -> None:
+    for text in texts:
+        value = _parsed(option, text)
+        if value is None:
+            continue
+        try:
+            presets = plugin.check_options(**{**_DEFAULTS, option: value})
+        except pytest.UsageError as error:
+            said = str(error)
+            assert "\n" not in said
+            assert said.startswith(f"--gaple-{option.removesuffix('s')}")
+            continue
+        # Taken: a value the command would take too.
+        if option == "timeout":
+            assert math.isfinite(value)
+            assert value > 0
+        if option == "impl":
+            assert text.strip()
+            assert "\0" not in text
+        if option == "levels":
+            assert text in plugin._LEVELS
+        if option == "variants":
+            assert presets is not None
+            assert len(presets) == 1
