@@ -300,11 +300,11 @@ def test_cli_run_reports_a_failure_with_its_rule(
     ("argv", "words"),
     [
         (["conformance", "run", "--reference", "--variant", "nope"], "unknown variant"),
-        # A timeout must be a finite number of seconds above 0: nan compares false with
+        # A timeout must be a finite number of seconds, at least 1 ms: nan compares false with
         # everything (it once switched the timeout off) and inf overflowed.
         *(
             (["conformance", "run", "--reference", "--timeout", bad], "--timeout must be finite")
-            for bad in ("0", "-1", "nan", "inf", "1e400")
+            for bad in ("0", "-1", "nan", "inf", "1e400", "1e-300")
         ),
         (["conformance", "fuzz", "--reference", "--timeout", "nan"], "--timeout must be finite"),
         (["conformance", "run", "--reference", "--cases", "/nonexistent"], "no such file"),

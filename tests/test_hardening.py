@@ -1991,13 +1991,14 @@ def _usage_error(result: pytest.RunResult) -> str:
     return errors[0].removeprefix("ERROR: ")
 
 
-@pytest.mark.parametrize("value", ["nan", "0", "-1", "inf", "-inf", "1e400"])
+@pytest.mark.parametrize("value", ["nan", "0", "-1", "inf", "-inf", "1e400", "1e-300", "0.0009"])
 def test_f2_a_timeout_not_finite_above_0_is_one_usage_error(
     project: pytest.Pytester, value: str
 ) -> None:
     # Before: taken, and every item errored (nan: a ValueError inside each).
     said = _usage_error(project.runpytest(f"--gaple-timeout={value}"))
-    assert said == f"--gaple-timeout must be finite and above 0 (seconds), got {float(value)}"
+    expected = f"finite and at least 0.001 (seconds), got {float(value)}"
+    assert said == f"--gaple-timeout must be {expected}"
 
 
 def test_f2_a_nan_timeout_is_refused_before_any_item_errors(project: pytest.Pytester) -> None:
@@ -2038,7 +2039,7 @@ def test_every_bad_option_is_one_usage_error(
 
 
 @pytest.mark.parametrize(
-    "args", [["--gaple-timeout=1e-300"], ["--gaple-timeout=0.5"], ["--gaple-variant=domino4d"]]
+    "args", [["--gaple-timeout=0.001"], ["--gaple-timeout=0.5"], ["--gaple-variant=domino4d"]]
 )
 def test_a_good_option_is_taken_and_the_project_runs(
     project: pytest.Pytester, args: list[str]
@@ -2054,6 +2055,7 @@ def test_a_good_option_is_taken_and_the_project_runs(
         ("--timeout", "0", "--gaple-timeout"),
         ("--timeout", "-1", "--gaple-timeout"),
         ("--timeout", "inf", "--gaple-timeout"),
+        ("--timeout", "1e-300", "--gaple-timeout"),
         ("--impl", " ", "--gaple-impl"),
     ],
 )
@@ -2118,7 +2120,7 @@ def test_a_hostile_option_value_is_taken_or_one_usage_error(option: str, texts: 
         # Taken: a value the command would take too.
         if option == "timeout":
             assert math.isfinite(value)
-            assert value > 0
+            assert value >= 0.001
         if option == "impl":
             assert text.strip()
             assert "\0" not in text

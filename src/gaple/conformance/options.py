@@ -11,24 +11,30 @@ from __future__ import annotations
 import math
 import os
 
-__all__ = ["BadOption", "check_command", "check_timeout"]
+__all__ = ["SHORTEST_TIMEOUT", "BadOption", "check_command", "check_timeout"]
 
 
 class BadOption(ValueError):
     """An option's value refused: the message, one line, names the option and says why."""
 
 
+SHORTEST_TIMEOUT = 0.001
+"""The shortest wait for a reply, in seconds: no engine in another process answers sooner."""
+
+
 def check_timeout(seconds: float, option: str) -> float:
-    """``seconds``, the wait for each reply given as ``option``, when it is finite and above 0.
+    """``seconds``, the wait for each reply given as ``option``, when it is finite and at least
+    :data:`SHORTEST_TIMEOUT`.
 
     ``nan`` compares false with everything (it once switched the timeout off), an infinite
-    wait overflows a deadline, and a wait of 0 or less ends every case before it starts.
+    wait overflows a deadline, and a shorter wait (``0``, ``-1``, ``1e-300``) ends every case
+    before an engine could answer it, as errored.
 
     Raises:
-        BadOption: ``seconds`` is not a finite number above 0.
+        BadOption: ``seconds`` is not a finite number of at least that.
     """
-    if not math.isfinite(seconds) or seconds <= 0:
-        msg = f"{option} must be finite and above 0 (seconds), got {seconds}"
+    if not math.isfinite(seconds) or seconds < SHORTEST_TIMEOUT:
+        msg = f"{option} must be finite and at least {SHORTEST_TIMEOUT} (seconds), got {seconds}"
         raise BadOption(msg)
     return seconds
 
