@@ -48,7 +48,7 @@ from gaple.conformance import bounded
 from gaple.conformance.engines import EngineError, ReferenceEngine, Validator
 from gaple.conformance.escape import printable
 from gaple.conformance.expectations import BadExpectations, expectations_text, read_expectations
-from gaple.conformance.selection import BadExpression, parse_keywords
+from gaple.conformance.selection import SHOWN, BadExpression, parse_keywords
 from gaple.io import state_to_json
 from gaple.presets import ruleset
 from gaple.rules import OPTION_NAMES
@@ -626,7 +626,9 @@ def test_a_hostile_k_expression(expression: str) -> None:
     except BadExpression as error:
         message = str(error)
         assert "\n" not in message
-        assert len(message) < 400, len(message)
+        # At most SHOWN characters quoted of the expression and of the word at fault, each
+        # escaped to at most ten (\U0002ebe1), and some words around them.
+        assert len(message) < 2 * 10 * SHOWN + 200, len(message)
         assert printable(message) == message  # nothing hidden left raw
         return
     assert selected("open-pass-on-empty-table", ["pass"]) in (True, False)
