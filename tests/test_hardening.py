@@ -49,6 +49,8 @@ from gaple.io import state_to_json
 from gaple.presets import ruleset
 from gaple.simulate import random_hand
 from gaple.testing import plugin
+from test_examples_engine import RULES
+from test_examples_engine import SUITS_DEAL as DEAL
 from test_reports import _failed, _footer, _header, _write
 
 JSON = Any
@@ -1593,41 +1595,8 @@ SERVED = [sys.executable, "-m", "gaple", "conformance", "example-engine"]
 """The example engine as an installed gaple serves it."""
 _ENGINE_HELLO: dict[str, JSON] = {"type": "hello", "protocol": 1}
 
-RULES: dict[str, JSON] = {
-    "max_pip": 6,
-    "players": 4,
-    "hand_size": 7,
-    "partnership": False,
-    "first_lead": "double-blank",
-    "later_lead": "double",
-    "forbidden_leads": [],
-    "blocked_action": "pass",
-    "double_blank_25": False,
-    "settlement": "per-hand",
-    "target": None,
-    "match_hands": None,
-    "challenge_tie": "replay",
-    "challenge_win_base": "all",
-    "challenge_win_multiplier": 1,
-    "challenge_loss_base": "all",
-    "challenge_loss_multiplier": 2,
-    "top_double_bonus": 0,
-    "blank_double_bonus": 0,
-    "dead_double_debit": False,
-    "closing_any_double": False,
-}
-DEAL: dict[str, JSON] = {
-    "hands": [
-        ["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
-        ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "2-2"],
-        ["2-3", "2-4", "2-5", "2-6", "3-3", "3-4", "3-5"],
-        ["3-6", "4-4", "4-5", "4-6", "5-5", "5-6", "6-6"],
-    ],
-    "starter": None,
-    "set_aside": [],
-    "first_seat": 2,
-}
-"""Four seats each holding one suit: seat 0 leads 0-0 and holds every blank."""
+# RULES (pagat-4x7's, every option given) and DEAL (four seats each holding one suit: seat 0
+# leads 0-0 and holds every blank) are those of test_examples_engine.
 START: dict[str, JSON] = {
     "type": "start",
     "case": "t",
