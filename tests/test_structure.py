@@ -4,6 +4,8 @@
   :mod:`gaple.reference`, marked ``@decides``.
 * No module imports another module's private (underscore) names: what one module needs of
   another is public there, documented and typed. Tests may reach into the module they test.
+* A rule ID named in a text of the package (a docstring, a message, a description) is one
+  of the registry's, so that a reader who follows it finds the rule.
 * Bitset primitives (the masks of a state, ``iter_bits``, a tile set's ``mask``, ``suit``
   and ``unpack``) live in the engine and in the few modules listed below with their reason;
   the reference and everything that classifies read tiles.
@@ -12,6 +14,10 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import pkgutil
+import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -82,6 +88,34 @@ def _may_use_bitsets(path: Path) -> bool:
     )
 
 
+_PREFIX = "(?:" + "|".join(sorted({rule_id.split(".")[0] for rule_id in RULES})) + ")"
+_RULE_LIKE = re.compile(
+    rf"(?<![\w.])({_PREFIX}\.[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{_PREFIX}\.[a-z]+(?=[),;`]))"
+)
+"""A rule ID as texts write it: a prefix of the registry's, a dot and hyphenated words (or one
+word, just before a closing parenthesis, a comma, a semicolon or a backquote)."""
+
+
+def unknown_rule_ids(path: Path) -> list[str]:
+    """Each rule-like name in a string of ``path`` (a docstring, a message: any string with a
+    space) that the registry does not have; doctest lines (code) are left out."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and " " in node.value:
+            prose = (
+                line
+                for line in node.value.splitlines()
+                if not line.lstrip().startswith((">>>", "..."))
+            )
+            found += [
+                f"{match.group(1)} (line {node.lineno})"
+                for line in prose
+                for match in _RULE_LIKE.finditer(line)
+                if match.group(1) not in RULES
+            ]
+    return found
+
+
 def deciders_problems(table: dict[str, list[Callable[..., object]]]) -> list[str]:
     """Each registry rule that is not decided by exactly one reference function, and each
     decider that lives outside :mod:`gaple.reference`."""
@@ -100,8 +134,43 @@ def deciders_problems(table: dict[str, list[Callable[..., object]]]) -> list[str
     return problems
 
 
+def import_every_module() -> list[str]:
+    """Import every module of the package (but the ``__main__`` entries, which run a command),
+    so that every ``@decides`` has run, wherever it is: the table holds only what is imported."""
+    names = [
+        info.name
+        for info in pkgutil.walk_packages(gaple.__path__, "gaple.")
+        if not info.name.endswith(".__main__")
+    ]
+    for name in names:
+        importlib.import_module(name)
+    return names
+
+
 def test_every_rule_is_decided_by_exactly_one_reference_function() -> None:
+    # Before (issue 35): only the modules the test session had imported were counted, so a
+    # @decides in gaple.match passed when this test ran alone.
+    import_every_module()
     assert deciders_problems(deciding.DECIDERS) == []
+
+
+def test_a_decider_in_a_module_nothing_imports_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Planted: a module of the package that no other imports, deciding turn.order again.
+    (tmp_path / "planted_decider.py").write_text(
+        "from gaple.reference.deciding import decides\n\n"
+        "@decides('turn.order')\n"
+        "def next_seat_again() -> None: ...\n"
+    )
+    table = {rule_id: list(functions) for rule_id, functions in deciding.DECIDERS.items()}
+    monkeypatch.setattr(deciding, "DECIDERS", table)
+    monkeypatch.setattr(gaple, "__path__", [*gaple.__path__, str(tmp_path)])
+    monkeypatch.delitem(sys.modules, "gaple.planted_decider", raising=False)
+    assert "gaple.planted_decider" in import_every_module()
+    problems = deciders_problems(table)
+    assert any(p.startswith("turn.order: decided by 2") for p in problems), problems
+    assert any("gaple.planted_decider.next_seat_again is outside" in p for p in problems)
 
 
 def test_the_decider_check_sees_a_rule_decided_twice_and_one_not_decided() -> None:
@@ -168,4 +237,26 @@ def test_the_bitset_check_sees_masks(tmp_path: Path) -> None:
         ".suit (line 3)",
         "import iter_bits",
         "iter_bits (line 3)",
+    ]
+
+
+@pytest.mark.parametrize(
+    "path", _python_files(PACKAGE), ids=lambda p: p.relative_to(PACKAGE).as_posix()
+)
+def test_every_rule_id_a_text_names_is_in_the_registry(path: Path) -> None:
+    # Before (issue 35): three descriptions named partner.closing-bonus, which is no rule; the
+    # closing bonus is partner.closing-double.
+    assert unknown_rule_ids(path) == []
+
+
+def test_the_rule_id_check_sees_one_the_registry_lacks(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        '"""A bonus for the closing tile (partner.closing-bonus); see turn.order, then\n'
+        ">>> f(match.totals)\n"
+        'the rule score.nonsense-here."""\n'
+    )
+    assert unknown_rule_ids(sample) == [
+        "partner.closing-bonus (line 1)",
+        "score.nonsense-here (line 1)",
     ]

@@ -94,7 +94,7 @@ FEATURES: tuple[Feature, ...] = (
         "last-tile",
         ("top-double", "double-blank", "other-double", "plain"),
         ("closing_any_double", "top_double_bonus", "blank_double_bonus", "settlement"),
-        "The kind of the hand's last tile, placed or discarded (partner.closing-bonus).",
+        "The kind of the hand's last tile, placed or discarded (partner.closing-double).",
     ),
     Feature(
         "last-move",
@@ -141,7 +141,7 @@ FEATURES: tuple[Feature, ...] = (
         "closing-bonus",
         ("top-double", "double-blank", "other-double", "none"),
         ("closing_any_double", "top_double_bonus", "blank_double_bonus", "dead_double_debit"),
-        "Partnership, out: the bonus paid for the closing tile (partner.closing-bonus).",
+        "Partnership, out: the bonus paid for the closing tile (partner.closing-double).",
     ),
     Feature(
         "lowest",

@@ -89,7 +89,7 @@ TAGS: tuple[Tag, ...] = (
     ),
     Tag(
         "closing-bonus",
-        "Partnership, out: a bonus is paid for the closing tile (partner.closing-bonus).",
+        "Partnership, out: a bonus is paid for the closing tile (partner.closing-double).",
         lambda _, situation: situation.get("closing-bonus", "none") != "none",
     ),
     Tag(
