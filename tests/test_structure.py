@@ -2,8 +2,9 @@
 
 * One rule, one place: every rule of the registry is decided by exactly one function of
   :mod:`gaple.reference`, marked ``@decides``.
-* No module imports another module's private (underscore) names: what one module needs of
-  another is public there, documented and typed. Tests may reach into the module they test.
+* No module imports another module's private (underscore) names, nor reaches them as
+  ``module._name``: what one module needs of another is public there, documented and typed.
+  Tests may reach into the module they test.
 * A rule ID named in a text of the package (a docstring, a message, a description) is one
   of the registry's, so that a reader who follows it finds the rule.
 * Bitset primitives (the masks of a state, ``iter_bits``, a tile set's ``mask``, ``suit``
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import pkgutil
 import re
 import sys
@@ -65,6 +67,51 @@ def private_imports(path: Path) -> list[str]:
                 if alias.name.startswith("_") and not alias.name.startswith("__")
             ]
     return found
+
+
+def private_attribute_uses(path: Path) -> list[str]:
+    """Each ``module._name`` in ``path`` where ``module`` is one of gaple's, however imported
+    (``import gaple.x as m``, ``from gaple import x``, ``gaple.x`` through ``import gaple``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "gaple":
+                    bound[alias.asname or "gaple"] = alias.name if alias.asname else "gaple"
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "gaple":
+            for alias in node.names:
+                bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+            continue
+        head, _, rest = (_dotted(node.value) or "").partition(".")
+        full = bound.get(head, "") + (f".{rest}" if rest else "")
+        if head in bound and _is_module(full):
+            found.append(f"{full}.{node.attr} (line {node.lineno})")
+    return found
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of names and attributes, else ``None``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return None if inner is None else f"{inner}.{node.attr}"
+    return None
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a name inside a module, not a module
+        return False
 
 
 def bitset_uses(path: Path) -> list[str]:
@@ -201,6 +248,26 @@ def test_decides_refuses_a_rule_id_the_registry_does_not_have() -> None:
 )
 def test_no_module_imports_another_modules_private_names(path: Path) -> None:
     assert private_imports(path) == []
+    # Before (issue 35): reaching in as module._name passed.
+    assert private_attribute_uses(path) == []
+
+
+def test_the_private_attribute_check_sees_a_module_reached_into(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import gaple.conformance.fuzz as fuzz\n"
+        "import gaple\n"
+        "from gaple.conformance import selection\n"
+        "from gaple.state import State\n"
+        "import argparse\n"
+        "fuzz._Run, gaple.conformance.runner._same, selection._Parser, State._x\n"
+        "argparse._SubParsersAction, fuzz.__doc__\n"
+    )
+    assert private_attribute_uses(sample) == [
+        "gaple.conformance.fuzz._Run (line 6)",
+        "gaple.conformance.runner._same (line 6)",
+        "gaple.conformance.selection._Parser (line 6)",
+    ]
 
 
 def test_the_private_import_check_sees_one(tmp_path: Path) -> None:
