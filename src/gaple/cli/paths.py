@@ -42,32 +42,29 @@ def check_files(
     Raises:
         UsageError: naming the options and the path.
     """
-    given_reads = _given(reads)
-    given_writes = _given(writes)
+    given_reads, given_writes, folders_read = _given(reads), _given(writes), _given(inside)
     allowed = set(updates)
     for place, (option, path) in enumerate(given_writes):
         _writable(option, path)
-        for other, other_path in given_reads:
-            if (other, option) not in allowed and _same(path, other_path):
-                msg = (
-                    f"{option} {_shown(path)} and {other} {_shown(other_path)} name one file: "
-                    f"writing {option} would destroy what the command reads"
-                )
-                raise UsageError(msg)
-        for other, other_path in given_writes[:place]:
+        others = [
+            (other, other_path, f"writing {option} would destroy what the command reads")
+            for other, other_path in given_reads
+            if (other, option) not in allowed
+        ]
+        others += [
+            (other, other_path, "one output would replace the other")
+            for other, other_path in given_writes[:place]
+        ]
+        for other, other_path, why in others:
             if _same(path, other_path):
                 msg = (
-                    f"{option} {_shown(path)} and {other} {_shown(other_path)} name one file: "
-                    "one output would replace the other"
+                    f"{option} {_shown(path)} and {other} {_shown(other_path)} name one file: {why}"
                 )
                 raise UsageError(msg)
-        for other, folder in _given(inside):
+        for other, folder in folders_read:
             if _under(path, folder):
-                msg = (
-                    f"{option} {_shown(path)} is under {other} {_shown(folder)}: "
-                    "it would be read as a case"
-                )
-                raise UsageError(msg)
+                where = f"{option} {_shown(path)} is under {other} {_shown(folder)}"
+                raise UsageError(f"{where}: it would be read as a case")
     for option, folder in _given(folders):
         _creatable(option, folder)
 
@@ -89,16 +86,12 @@ def _under(path: Path, folder: Path) -> bool:
 
 
 def _writable(option: str, path: Path) -> None:
-    folder = Path(os.path.realpath(path)).parent
     if path.is_dir():
-        msg = f"{option} {_shown(path)}: is a folder; give a file's path"
-    elif not folder.is_dir():
-        msg = f"{option} {_shown(path)}: no such folder {_shown(folder)}"
-    elif not os.access(folder, os.W_OK | os.X_OK):
-        msg = f"{option} {_shown(path)}: cannot write in the folder {_shown(folder)}"
-    else:
-        return
-    raise UsageError(msg)
+        raise UsageError(f"{option} {_shown(path)}: is a folder; give a file's path")
+    folder = Path(os.path.realpath(path)).parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {_shown(path)}: no such folder {_shown(folder)}")
+    _can_write_in(option, path, folder)
 
 
 def _creatable(option: str, folder: Path) -> None:
@@ -106,12 +99,14 @@ def _creatable(option: str, folder: Path) -> None:
     while not nearest.exists():
         nearest = nearest.parent
     if not nearest.is_dir():
-        msg = f"{option} {_shown(folder)}: {_shown(nearest)} is not a folder"
-    elif not os.access(nearest, os.W_OK | os.X_OK):
-        msg = f"{option} {_shown(folder)}: cannot write in the folder {_shown(nearest)}"
-    else:
-        return
-    raise UsageError(msg)
+        raise UsageError(f"{option} {_shown(folder)}: {_shown(nearest)} is not a folder")
+    _can_write_in(option, folder, nearest)
+
+
+def _can_write_in(option: str, path: Path, folder: Path) -> None:
+    if not os.access(folder, os.W_OK | os.X_OK):
+        msg = f"{option} {_shown(path)}: cannot write in the folder {_shown(folder)}"
+        raise UsageError(msg)
 
 
 def _shown(path: Path) -> str:
