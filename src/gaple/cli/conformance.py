@@ -74,7 +74,13 @@ from gaple.conformance.runner import (
     run_suite,
 )
 from gaple.conformance.scope import Scope
-from gaple.conformance.selection import SHOWN, BadExpression, closest, parse_keywords
+from gaple.conformance.selection import (
+    SHOWN,
+    BadExpression,
+    closest,
+    parse_keywords,
+    quoted,
+)
 from gaple.conformance.summary import (
     RECORD_LIMITS,
     BadReport,
@@ -391,7 +397,7 @@ def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[st
     given = [
         *(f"--based-on {name}" for name in args.based_on),
         *(f"--case {printable(name, limit=SHOWN)}" for name in args.case_ids),
-        *([] if args.keywords is None else [f"-k {printable(repr(args.keywords), SHOWN)}"]),
+        *([] if args.keywords is None else [f"-k {quoted(args.keywords)}"]),
     ]
     msg = f"no case is selected by {' '.join(given) or 'the cases given'}: nothing to run"
     raise UsageError(msg)

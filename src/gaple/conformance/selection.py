@@ -19,7 +19,15 @@ from attrs import frozen
 
 from gaple.conformance.escape import printable
 
-__all__ = ["MOST_NESTED", "SHOWN", "BadExpression", "Matcher", "closest", "parse_keywords"]
+__all__ = [
+    "MOST_NESTED",
+    "SHOWN",
+    "BadExpression",
+    "Matcher",
+    "closest",
+    "parse_keywords",
+    "quoted",
+]
 
 Matcher = Callable[[str, Sequence[str]], bool]
 """Whether a case, given by its ID and its feature tags, is selected."""
@@ -76,8 +84,8 @@ class _Parser:
         if token is None:
             where = f"column {len(self.text) + 1}: {wanted}, found the end"
         else:
-            where = f"column {token.column}: {wanted}, found {_quoted(token.text)}"
-        return BadExpression(f"-k {_quoted(self.text)}: {where}")
+            where = f"column {token.column}: {wanted}, found {quoted(token.text)}"
+        return BadExpression(f"-k {quoted(self.text)}: {where}")
 
     def _take(self, text: str) -> bool:
         if self.next is not None and self.next.text.lower() == text:
@@ -87,7 +95,7 @@ class _Parser:
 
     def whole(self) -> Matcher:
         if self.next is None:
-            msg = f"-k {_quoted(self.text)}: empty; give a word of a case ID or a feature tag"
+            msg = f"-k {quoted(self.text)}: empty; give a word of a case ID or a feature tag"
             raise BadExpression(msg)
         matcher = self._expression()
         if self.next is not None:
@@ -125,7 +133,7 @@ class _Parser:
         assert self.taken is not None  # the 'not' or '(' that opens it
         if self.depth == MOST_NESTED:
             msg = (
-                f"-k {_quoted(self.text)}: column {self.taken.column}: nested deeper than "
+                f"-k {quoted(self.text)}: column {self.taken.column}: nested deeper than "
                 f"{MOST_NESTED} parentheses and 'not's"
             )
             raise BadExpression(msg)
@@ -135,7 +143,7 @@ class _Parser:
         return inner
 
 
-def _quoted(text: str) -> str:
+def quoted(text: str) -> str:
     """``text`` as a message quotes it: escaped, and cut (its repr, of its head only)."""
     shown = printable(repr(text[:SHOWN]))
     return shown + "..." if len(text) > SHOWN else shown
