@@ -678,8 +678,8 @@ def test_k_nested_past_the_limit_is_one_line_naming_it(
 
 
 def test_k_nested_to_the_limit_is_read() -> None:
-    # 50 levels, each a 'not' then a pair of parentheses: 100 nested, refused; 25 of each read.
-    # Reasoned: not (not (... a ...)) with 25 nots selects what 'a' does not (an odd count).
+    # 25 nots each opening a parenthesis: 50 levels, the limit itself, read. Reasoned: 25 nots
+    # (an odd count) select what 'a' does not.
     selected = parse_keywords("not (" * 25 + "a" + ")" * 25)
     assert selected("b", []) is True
     assert selected("a", []) is False
@@ -687,6 +687,7 @@ def test_k_nested_to_the_limit_is_read() -> None:
 
 def test_a_huge_k_expression_is_cut_in_its_error(capsys: pytest.CaptureFixture[str]) -> None:
     # Before: the whole 120 KB expression was echoed on one stderr line.
+    # 24,000 times "a or " (5 characters) is 120,000; the last "or" wants a word at 120,001.
     expression = "a or " * 24_000 + "or"
     assert main([*_RUN, "--reference", "-k", expression]) == 2
     err = capsys.readouterr().err
