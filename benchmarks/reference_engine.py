@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gaple.reference.deal import turns_up_starter
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 
 _MASK64 = (1 << 64) - 1
@@ -33,7 +34,7 @@ class Table:
         ]
         self.players = rules.players
         self.hand_size = rules.hand_size
-        self.has_starter = rules.has_starter
+        self.has_starter = turns_up_starter(rules)
         self.passes = rules.blocked_action is BlockedAction.PASS
         doubles = sum(1 << i for i, (low, high) in enumerate(self.tiles) if low == high)
         allowed = {

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
+from gaple.reference.deal import turns_up_starter
 from gaple.registry import RULES
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.state import (
@@ -90,7 +91,7 @@ def _fits(tile: Tile, ends: tuple[int, int]) -> bool:
 def expected_error(state: State, move: Move, seat: int | None = None) -> str | None:
     """The error code the documented precedence at ``ERROR_CODES`` gives, or ``None`` if legal.
 
-    Written from the docstring of :data:`gaple.state.ERROR_CODES`: hand-over, wrong-seat; then
+    Written from the docstring of :data:`gaple.hand.ERROR_CODES`: hand-over, wrong-seat; then
     per move kind, in order: lead (line-started, not-in-hand, illegal-lead); place
     (lead-required, not-in-hand, no-match); pass (lead-required, pass-not-allowed,
     must-place); discard (lead-required, discard-not-allowed, not-in-hand, must-place).
@@ -338,8 +339,8 @@ def max_actions(rules: Ruleset) -> int:
     if rules.blocked_action is BlockedAction.DISCARD:
         return tile_actions
     if hand_size == 1:
-        return players if rules.has_starter else 1
-    unchanged = tile_actions - 1 if rules.has_starter else tile_actions - 2
+        return players if turns_up_starter(rules) else 1
+    unchanged = tile_actions - 1 if turns_up_starter(rules) else tile_actions - 2
     return tile_actions + (players - 1) * unchanged
 
 

@@ -10,11 +10,13 @@ from gaple.deal import (
     Deal,
     InvalidDeal,
     SplitMix64,
+    check_deal,
     deal_in_order,
     deal_indices,
     shuffle_deal,
 )
 from gaple.presets import PRESETS, ruleset
+from gaple.reference.deal import turns_up_starter, undealt
 from gaple.rules import Ruleset
 from gaple.testing.strategies import random_rulesets, rulesets
 from gaple.tiles import Tile, parse_tiles, tile_set
@@ -36,13 +38,13 @@ def _small(**changes: object) -> Deal:
 
 def _invalid(deal: Deal, rules: Ruleset = SMALL) -> str:
     with pytest.raises(InvalidDeal) as caught:
-        deal.validate(rules)
+        check_deal(rules, deal)
     return str(caught.value)
 
 
 def test_a_valid_deal_passes_and_sorts_each_hand() -> None:
     deal = _small(hands=[parse_tiles("1-1 0-1"), parse_tiles("1-2 0-0")])
-    deal.validate(SMALL)
+    check_deal(SMALL, deal)
     assert deal.hands == (parse_tiles("0-1 1-1"), parse_tiles("0-0 1-2"))
 
 
@@ -73,7 +75,7 @@ def test_a_starter_when_every_tile_is_dealt_is_refused() -> None:
     # Double-2 with 3 seats of 2 deals all 6 tiles, so there is nothing left to turn up: the
     # starter is refused for that reason before its tile is compared with the hands.
     all_dealt = Ruleset(max_pip=2, players=3, hand_size=2)
-    assert all_dealt.undealt == 0
+    assert undealt(all_dealt) == 0
     deal = Deal(
         hands=[parse_tiles("0-0 0-1"), parse_tiles("0-2 1-1"), parse_tiles("1-2 2-2")],
         starter=Tile(0, 0),
@@ -180,10 +182,10 @@ def test_drawn_first_seats_cover_the_table() -> None:
 @given(rulesets(), st.integers(min_value=0, max_value=2**64 - 1))
 def test_shuffle_deal_always_fits_its_rules(rules: Ruleset, seed: int) -> None:
     deal = shuffle_deal(rules, seed)
-    deal.validate(rules)
+    check_deal(rules, deal)
     assert [len(hand) for hand in deal.hands] == [rules.hand_size] * rules.players
-    assert (deal.starter is not None) == rules.has_starter
-    assert len(deal.set_aside) == max(rules.undealt - 1, 0)
+    assert (deal.starter is not None) == turns_up_starter(rules)
+    assert len(deal.set_aside) == max(undealt(rules) - 1, 0)
     assert 0 <= deal.first_seat < rules.players
 
 

@@ -39,6 +39,7 @@ from hypothesis import settings
 
 from checks import check_move_agreement, check_state, check_step, max_actions
 from gaple.deal import Deal
+from gaple.reference.deal import turns_up_starter
 from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.state import State, apply, legal_moves, new_hand
 from gaple.tiles import Tile, tile_set
@@ -158,7 +159,7 @@ def deal_count(rules: Ruleset) -> int:
 
     n! / (h!^p (n - p h)!) hand assignments; with u > 0 undealt tiles, u choices of starter.
     """
-    n, p, h = rules.set_size, rules.players, rules.hand_size
+    n, p, h = tile_set(rules.max_pip).size, rules.players, rules.hand_size
     u = n - p * h
     assignments: int = math.factorial(n) // (math.factorial(h) ** p * math.factorial(u))
     return assignments * max(u, 1)
@@ -177,7 +178,7 @@ def _report(rules: Ruleset, summary: Summary) -> None:
 def _lower_bound(rules: Ruleset, deals: int) -> int:
     # Every deal contributes its first state. Without a starter the opener always has a lead
     # (the lead rules are validated to leave one), so each such deal has a second state too.
-    return deals if rules.has_starter else 2 * deals
+    return deals if turns_up_starter(rules) else 2 * deals
 
 
 def _name(rules: Ruleset) -> str:
@@ -233,8 +234,11 @@ def test_every_state_of_every_double_3_deal_up_to_renaming(rules: Ruleset) -> No
     # Each class of renamings holds at most 4! = 24 of seat 0's C(10, h) possible hands and
     # contains one smallest hand, so at least C(10, h) / 24 hands are kept for seat 0, each
     # with every assignment of the other tiles.
-    rest = deal_count(rules) // math.comb(rules.set_size, rules.hand_size)
-    assert summary.deals >= math.ceil(math.comb(rules.set_size, rules.hand_size) / 24) * rest
+    rest = deal_count(rules) // math.comb(tile_set(rules.max_pip).size, rules.hand_size)
+    assert (
+        summary.deals
+        >= math.ceil(math.comb(tile_set(rules.max_pip).size, rules.hand_size) / 24) * rest
+    )
     assert summary.deals < deal_count(rules)
     assert summary.explored == _shard_size(summary.deals, SHARD)
     assert summary.states >= _lower_bound(rules, summary.explored)
@@ -284,7 +288,7 @@ def test_exact_maximum_length_of_a_double_3_pass_hand(
         deals += 1
         longest = max(longest, longest_from(new_hand(rules, deal), {}))
     # As in the double-3 enumeration above: at least C(10, h) / 24 of seat 0's hands are kept.
-    rest = deal_count(rules) // math.comb(rules.set_size, hand_size)
-    assert deals >= math.ceil(math.comb(rules.set_size, hand_size) / 24) * rest
+    rest = deal_count(rules) // math.comb(tile_set(rules.max_pip).size, hand_size)
+    assert deals >= math.ceil(math.comb(tile_set(rules.max_pip).size, hand_size) / 24) * rest
     assert longest == maximum
     assert maximum <= max_actions(rules)

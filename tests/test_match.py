@@ -23,6 +23,7 @@ from gaple.match import (
     start_next_hand,
 )
 from gaple.presets import PRESETS, ruleset
+from gaple.reference.equipment import table
 from gaple.reference.match import match_winner
 from gaple.result import HandResult
 from gaple.rules import Ruleset, Settlement
@@ -36,7 +37,7 @@ CUMULATIVE = ruleset("chips", settlement="cumulative", match_hands=3)
 
 def running_totals(match: MatchState) -> list[tuple[int, ...]]:
     """The totals after each hand, summed here from the hands' points."""
-    totals = [tuple(0 for _ in match.rules.teams)]
+    totals = [tuple(0 for _ in table(match.rules).teams)]
     for result in match.results:
         totals.append(tuple(t + p for t, p in zip(totals[-1], result.points, strict=True)))
     return totals[1:]

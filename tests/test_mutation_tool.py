@@ -126,10 +126,7 @@ def test_a_mutant_the_protocol_cannot_show_survives() -> None:
     # Never raising for an unreachable position changes nothing a real hand can reach: the
     # protocol only plays hands, so every position it scores is valid.
     verdict = mutation.run_mutant(
-        _mutant(
-            "position",
-            "position:Position.__attrs_post_init__:condition:problem is not None -> False#1",
-        )
+        _mutant("position", "position:checked:condition:problem is not None -> False#1")
     )
     assert not verdict.killed, verdict.how
 

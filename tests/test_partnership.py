@@ -17,6 +17,7 @@ import pytest
 from gaple.deal import Deal
 from gaple.engine.scoring import position_fields
 from gaple.presets import ruleset
+from gaple.reference.equipment import table
 from gaple.result import (
     HandResult,
     InvalidPosition,
@@ -465,8 +466,8 @@ def test_random_hands_going_out_by_a_discard_are_won_by_the_seat_that_went_out()
         out = state.out_seat
         assert out is not None
         assert result.winner == out
-        team = rules.team_of(out)
-        opponents = rules.teams[1 - team]
+        team = table(rules).team_of(out)
+        opponents = table(rules).teams[1 - team]
         assert result.points[team] >= sum(result.counts[s] for s in opponents)
         assert note_texts(result, "partner.closing-double") == ""
     # Random moves discard often, so many hands end this way (126 of these 400); at least a

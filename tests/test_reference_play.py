@@ -33,17 +33,19 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from checks import every_move
-from gaple.deal import Deal, InvalidDeal, shuffle_deal
+from gaple.deal import Deal, InvalidDeal, check_deal, shuffle_deal
+from gaple.engine import memo
 from gaple.engine.play import playable_count
 from gaple.presets import PRESETS
 from gaple.reference import deal as reference_deal
 from gaple.reference import ending, equipment, line, opening, turn
 from gaple.reference import match as reference_match
+from gaple.reference.deal import turns_up_starter, undealt
 from gaple.reference.deciding import decided_by
 from gaple.reference.ending import blocker
 from gaple.registry import RULES
 from gaple.result import position_of
-from gaple.rules import BlockedAction, LeadRule, Ruleset
+from gaple.rules import BlockedAction, InvalidRuleset, LeadRule, Ruleset
 from gaple.simulate import random_hand
 from gaple.state import ERROR_CODES, Discard, End, IllegalMove, Lead, Move, Place, State
 from gaple.state import apply as engine_apply
@@ -176,7 +178,7 @@ def double_2_cases() -> Iterator[tuple[Ruleset, bool]]:
 def _case_id(case: tuple[Ruleset, bool]) -> str:
     rules, first_hand = case
     banned = "-banned" if rules.forbidden_leads else ""
-    lead = rules.lead_rule(first_hand=first_hand).value
+    lead = opening.lead_rule(rules, first_hand=first_hand).value
     hand = "first" if first_hand else "later"
     return f"{rules.players}x{rules.hand_size}-{rules.blocked_action.value}-{hand}-{lead}{banned}"
 
@@ -202,7 +204,7 @@ def _enumerate(rules: Ruleset, *, first_hand: bool, renamed: bool) -> tuple[int,
 def _lower_bound(rules: Ruleset, deals: int) -> int:
     # Every deal gives its first state; without a starter the opener always has a lead (a
     # ruleset leaves one), so such a deal gives a second state too.
-    return deals if rules.has_starter else 2 * deals
+    return deals if turns_up_starter(rules) else 2 * deals
 
 
 DOUBLE_2_CASES = list(double_2_cases())
@@ -272,7 +274,7 @@ PROBLEMS = (
     "seat-low",
     "seat-high",
 )
-"""The kinds of things wrong with a deal that :meth:`gaple.deal.Deal.validate` reports."""
+"""The kinds of things wrong with a deal that :func:`gaple.deal.check_deal` reports."""
 
 
 def broken(rules: Ruleset, deal: Deal, problems: Iterable[str]) -> Deal:
@@ -303,14 +305,14 @@ def broken(rules: Ruleset, deal: Deal, problems: Iterable[str]) -> Deal:
 
 def compare_deal_check(rules: Ruleset, deal: Deal) -> str | None:
     """The reference's verdict on ``deal`` (:func:`~gaple.reference.deal.deal_problem`), which
-    :meth:`~gaple.deal.Deal.validate` and both ``new_hand`` functions must raise in its words."""
+    :func:`~gaple.deal.check_deal` and both ``new_hand`` functions must raise in its words."""
     expected = reference_deal.deal_problem(rules, deal)
     if expected is None:
-        deal.validate(rules)
+        check_deal(rules, deal)
         assert opening.new_hand(rules, deal) == engine_new_hand(rules, deal)
         return None
     with pytest.raises(InvalidDeal) as by_deal:
-        deal.validate(rules)
+        check_deal(rules, deal)
     with pytest.raises(InvalidDeal) as by_reference:
         opening.new_hand(rules, deal)
     with pytest.raises(InvalidDeal) as by_engine:
@@ -333,8 +335,8 @@ def expected_problem(rules: Ruleset, deal: Deal, problem: str) -> str:
         "drop-hand": f"the deal has {seats - 1} hands, the rules have {seats} seats",
         "add-hand": f"the deal has {seats + 1} hands, the rules have {seats} seats",
         "starter": (
-            f"{rules.undealt} tiles are undealt, so one must be turned up as the starter"
-            if rules.undealt
+            f"{undealt(rules)} tiles are undealt, so one must be turned up as the starter"
+            if undealt(rules)
             else "every tile is dealt, so there can be no starter"
         ),
         "twice": f"seat {last}: tile {first} is also in seat 0",
@@ -389,9 +391,15 @@ def test_deal_sizes_starter_and_sources_of_every_shape(max_pip: int) -> None:
     for players, hand_size in shapes:
         rules = Ruleset(max_pip=max_pip, players=players, hand_size=hand_size)
         assert reference_deal.hand_sizes(rules) == (hand_size,) * players
-        assert reference_deal.undealt(rules) == rules.undealt == size - players * hand_size
-        assert reference_deal.turns_up_starter(rules) == rules.has_starter
-        assert reference_deal.sourced(rules) == rules.sourced_deal
+        assert reference_deal.undealt(rules) == size - players * hand_size
+        starter = reference_deal.turns_up_starter(rules)
+        assert starter == (players * hand_size < size) == memo.turns_up_starter(rules)
+    # One tile more than the set holds is refused, by the rule deal.sizes itself.
+    for players, hand_size in [(p, size // p + 1) for p in range(2, size + 1)]:
+        with pytest.raises(InvalidRuleset, match=f"the double-{max_pip} set has only {size}"):
+            reference_deal.hand_sizes(
+                Ruleset(max_pip=max_pip, players=players, hand_size=hand_size)
+            )
     # Only 4 x 7, 4 x 6 and 5 x 5 of double-six are sourced (deal.unsourced); the larger sets
     # can deal the same shapes (double-7 has 36 tiles), unsourced.
     sourced = [
@@ -405,14 +413,15 @@ def test_deal_sizes_starter_and_sources_of_every_shape(max_pip: int) -> None:
 @given(rules=st.one_of(preset_rulesets(), random_rulesets()))
 def test_the_table_seats_partners_across_from_each_other(rules: Ruleset) -> None:
     # table.seats: seats 0..k-1 in turn order; with partnership, 0 and 2 against 1 and 3
-    # (SUWIKI, PAGAT), otherwise every seat plays for itself. The Ruleset asks the same table.
+    # (SUWIKI, PAGAT), otherwise every seat plays for itself. The engine keeps the same table.
     seating = equipment.table(rules)
     assert seating.seats == tuple(range(rules.players))
     expected = ((0, 2), (1, 3)) if rules.partnership else tuple((s,) for s in seating.seats)
-    assert seating.teams == rules.teams == expected
+    assert seating.teams == expected
+    assert memo.table(rules) == seating
     for seat in seating.seats:
         side = seat % 2 if rules.partnership else seat
-        assert seating.team_of(seat) == rules.team_of(seat) == side
+        assert seating.team_of(seat) == side
         assert seating.after(seat) == (seat + 1) % rules.players
         assert seating.before(seating.after(seat)) == seat
 

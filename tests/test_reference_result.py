@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from gaple.engine.scoring import QuietFields, position_fields, quiet_fields, rank_keys, ranked
 from gaple.position import InvalidPosition, Position, make_position, position_of
 from gaple.reference.counting import count_seat, rank
+from gaple.reference.deal import undealt
 from gaple.reference.scoring import Reckoning, reckon
 from gaple.result import HandResult, hand_result, score_position
 from gaple.rules import BlockedAction, ChallengeTie, LeadRule, Ruleset, Settlement, StakeBase
@@ -310,7 +311,7 @@ def typed_positions(draw: st.DrawFn) -> Position:
     rules = draw(double_6_rules())
     line, ends, favoured = draw(trails(rules.max_pip))
     rest = [t for t in tile_set(rules.max_pip).tiles if t not in line]
-    aside_count = rules.undealt - 1 if rules.undealt else 0
+    aside_count = undealt(rules) - 1 if undealt(rules) else 0
     assume(len(rest) >= aside_count)
     aside = draw(st.permutations(rest))[:aside_count]
     rest = [t for t in rest if t not in aside]

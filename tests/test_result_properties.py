@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from gaple.deal import Deal, SplitMix64, shuffle_deal
 from gaple.engine.scoring import QuietFields, position_fields, quiet_fields
 from gaple.presets import PRESETS, ruleset
+from gaple.reference.deal import undealt
+from gaple.reference.equipment import table
 from gaple.result import (
     HandResult,
     hand_result,
@@ -109,7 +111,7 @@ def test_the_ranking_is_strict_and_names_the_individual_winner(state: State) -> 
         # The winner's count is the lowest (the tie-breaks only order equal counts).
         assert result.counts[result.ranking[0]] == min(result.counts)
     if result.winning_team is not None:
-        assert result.winner in state.rules.teams[result.winning_team]
+        assert result.winner in table(state.rules).teams[result.winning_team]
 
 
 @given(finished_hands())
@@ -165,7 +167,7 @@ def test_the_challenge_awards_all_four_hands_once_or_twice_to_one_pair(state: St
     assert result.winner is not None
     multiplier = 1 if result.winner == blocker else 2
     assert sorted(result.points) == [0, total * multiplier]
-    assert result.points[state.rules.team_of(result.winner)] == total * multiplier
+    assert result.points[table(state.rules).team_of(result.winner)] == total * multiplier
 
 
 def rotate_hand(state: State, turn: int) -> State:
@@ -192,7 +194,7 @@ def test_rotating_the_table_rotates_the_result_and_nothing_else(state: State, tu
     def side(index: int) -> int:
         # A side is a seat, or with partnership a pair; seat s + turn plays for pair
         # (s + turn) % 2.
-        return (index + turn) % len(rules.teams)
+        return (index + turn) % len(table(rules).teams)
 
     assert after.ending is before.ending
     assert after.replay == before.replay
@@ -270,7 +272,9 @@ def test_the_result_does_not_depend_on_stuck_seats_discarding(
         return
     said = " ".join(note.text for note in after.notes if note.rule_id == "partner.dead-double")
     for seat, tile in moved:
-        if rules.team_of(seat) != rules.team_of(out):  # only the losing pair's doubles can die
+        if table(rules).team_of(seat) != table(rules).team_of(
+            out
+        ):  # only the losing pair's doubles can die
             assert f"{tile} discarded by seat {seat} is not dead" in said
 
 
@@ -289,7 +293,7 @@ def test_dead_double_parity_all_other_tiles_of_a_number_placed_means_zero_or_two
             assert list(pos.ends).count(pip) in (0, 2)
 
 
-pass_4x7 = rulesets().filter(lambda r: r.blocked_action is BlockedAction.PASS and r.undealt == 0)
+pass_4x7 = rulesets().filter(lambda r: r.blocked_action is BlockedAction.PASS and undealt(r) == 0)
 
 
 @given(finished_hands(pass_4x7))

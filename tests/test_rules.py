@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gaple.presets import PRESETS, UnknownPreset, find_preset, ruleset
-from gaple.reference.opening import leadable
+from gaple.reference.deal import sourced, turns_up_starter, undealt
+from gaple.reference.equipment import table
+from gaple.reference.opening import lead_rule, leadable, rule_leads
 from gaple.registry import RULES
 from gaple.rules import (
     OPTION_NAMES,
@@ -17,10 +19,10 @@ from gaple.rules import (
     LeadRule,
     Ruleset,
     Settlement,
-    lead_tiles,
     option_info,
 )
 from gaple.sources import SOURCES
+from gaple.state import check_rules
 from gaple.tiles import Tile, tile_set
 
 # ---------------------------------------------------------------------------------------------
@@ -31,14 +33,14 @@ from gaple.tiles import Tile, tile_set
 def test_five_seats_of_seven_are_refused_naming_35_and_28() -> None:
     # PAGAT-ID's five players with seven tiles each would need 35 tiles (research C1).
     with pytest.raises(InvalidRuleset) as caught:
-        Ruleset(players=5, hand_size=7)
+        check_rules(Ruleset(players=5, hand_size=7))
     assert "35" in str(caught.value)
     assert "28" in str(caught.value)
 
 
 def test_partnership_needs_four_seats() -> None:
     with pytest.raises(InvalidRuleset, match="exactly 4 seats, got 5"):
-        Ruleset(players=5, hand_size=5, partnership=True)
+        check_rules(Ruleset(players=5, hand_size=5, partnership=True))
 
 
 @pytest.mark.parametrize(
@@ -70,16 +72,18 @@ def test_partnership_needs_four_seats() -> None:
 def test_unplayable_options_are_refused_with_the_reason(
     options: dict[str, object], fragment: str
 ) -> None:
+    # The options themselves are refused as the ruleset is built; a hand that cannot be played
+    # under them (no tile to lead) by check_rules, which asks the reference.
     with pytest.raises(InvalidRuleset) as caught:
-        Ruleset(**options)  # type: ignore[arg-type]
+        check_rules(Ruleset(**options))  # type: ignore[arg-type]
     assert fragment in str(caught.value)
 
 
 def test_the_ends_of_the_research_range_are_playable() -> None:
     # Double-one: 3 tiles (0-0 0-1 1-1), two seats of one tile and one starter left over.
-    assert Ruleset(max_pip=1, players=2, hand_size=1).undealt == 1
+    assert undealt(Ruleset(max_pip=1, players=2, hand_size=1)) == 1
     # Double-nine: (9 + 1)(9 + 2) / 2 = 55 tiles; 4 seats x 13 leave 3 undealt.
-    assert Ruleset(max_pip=9, players=4, hand_size=13).undealt == 3
+    assert undealt(Ruleset(max_pip=9, players=4, hand_size=13)) == 3
 
 
 def test_a_huge_set_is_refused_at_once_naming_the_range_and_why() -> None:
@@ -93,7 +97,8 @@ def test_a_huge_set_is_refused_at_once_naming_the_range_and_why() -> None:
 def test_a_ban_on_leading_only_matters_when_no_starter_is_turned_up() -> None:
     # 4 x 6 turns up a starter, so nobody leads: banning the only 0-0 lead is harmless there.
     rules = Ruleset(hand_size=6, forbidden_leads=frozenset({Tile(0, 0)}))
-    assert rules.has_starter
+    assert turns_up_starter(rules)
+    check_rules(rules)
 
 
 def test_string_values_are_converted_to_options() -> None:
@@ -111,36 +116,36 @@ def test_string_values_are_converted_to_options() -> None:
 
 def test_deal_shapes_of_the_double_six_set() -> None:
     # 28 tiles: 4 x 7 leaves none, 4 x 6 leaves 4 (starter + 3), 5 x 5 leaves 3 (starter + 2).
-    assert (Ruleset().undealt, Ruleset().has_starter) == (0, False)
-    assert (Ruleset(hand_size=6).undealt, Ruleset(hand_size=6).has_starter) == (4, True)
+    assert (undealt(Ruleset()), turns_up_starter(Ruleset())) == (0, False)
+    assert (undealt(Ruleset(hand_size=6)), turns_up_starter(Ruleset(hand_size=6))) == (4, True)
     five = Ruleset(players=5, hand_size=5)
-    assert (five.undealt, five.has_starter) == (3, True)
+    assert (undealt(five), turns_up_starter(five)) == (3, True)
 
 
 def test_teams() -> None:
-    assert Ruleset(partnership=True).teams == ((0, 2), (1, 3))
-    assert [Ruleset(partnership=True).team_of(s) for s in range(4)] == [0, 1, 0, 1]
-    assert Ruleset().teams == ((0,), (1,), (2,), (3,))
+    assert table(Ruleset(partnership=True)).teams == ((0, 2), (1, 3))
+    assert [table(Ruleset(partnership=True)).team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert table(Ruleset()).teams == ((0,), (1,), (2,), (3,))
 
 
 def test_lead_rule_of_first_and_later_hands() -> None:
     rules = Ruleset(first_lead=LeadRule.DOUBLE_BLANK, later_lead=LeadRule.ANY_TILE)
-    assert rules.lead_rule(first_hand=True) is LeadRule.DOUBLE_BLANK
-    assert rules.lead_rule(first_hand=False) is LeadRule.ANY_TILE
+    assert lead_rule(rules, first_hand=True) is LeadRule.DOUBLE_BLANK
+    assert lead_rule(rules, first_hand=False) is LeadRule.ANY_TILE
 
 
-def test_lead_tiles() -> None:
-    assert lead_tiles(LeadRule.DOUBLE_BLANK, 6) == {Tile(0, 0)}
-    assert lead_tiles(LeadRule.DOUBLE, 6) == {Tile(p, p) for p in range(7)}
-    assert len(lead_tiles(LeadRule.ANY_TILE, 6)) == 28
+def test_rule_leads() -> None:
+    assert rule_leads(LeadRule.DOUBLE_BLANK, 6) == {Tile(0, 0)}
+    assert rule_leads(LeadRule.DOUBLE, 6) == {Tile(p, p) for p in range(7)}
+    assert len(rule_leads(LeadRule.ANY_TILE, 6)) == 28
 
 
 def test_replace_validates_and_refuses_unknown_options() -> None:
     assert Ruleset().replace(hand_size=6).hand_size == 6
     with pytest.raises(InvalidRuleset, match="unknown option"):
         Ruleset().replace(hand_sise=6)
-    with pytest.raises(InvalidRuleset, match="35"):
-        Ruleset().replace(players=5)
+    with pytest.raises(InvalidRuleset, match="needs partnership = true"):
+        Ruleset().replace(settlement=Settlement.PARTNERSHIP)
 
 
 def test_rulesets_are_frozen() -> None:
@@ -197,7 +202,7 @@ def test_every_preset_uses_a_legal_deal_shape() -> None:
     # Research invariant 2: (4, 7, 0), (4, 6, 4) and (5, 5, 3) are the double-six deals.
     for preset in PRESETS.values():
         rules = preset.rules
-        assert (rules.players, rules.hand_size, rules.undealt) in {(4, 7, 0), (4, 6, 4), (5, 5, 3)}
+        assert (rules.players, rules.hand_size, undealt(rules)) in {(4, 7, 0), (4, 6, 4), (5, 5, 3)}
 
 
 @pytest.mark.parametrize(
@@ -235,7 +240,7 @@ def test_unknown_preset_names_the_known_ones() -> None:
 def test_preset_overrides_are_validated() -> None:
     assert ruleset("chips", settlement="cumulative", match_hands=4).match_hands == 4
     with pytest.raises(InvalidRuleset, match="35"):
-        ruleset("pagat-5x5", hand_size=7)
+        check_rules(ruleset("pagat-5x5", hand_size=7))
 
 
 def test_every_option_a_preset_changes_is_cited_with_known_sources() -> None:
@@ -275,8 +280,8 @@ def test_presets_follow_the_decided_readings() -> None:
 def test_every_preset_deal_is_sourced() -> None:
     # The presets deal 4 x 7, 4 x 6 and 5 x 5 from the double-six set, the three deals the
     # sources describe (PAGAT; BLOCK100 and CHIPS for 4 x 6).
-    assert all(preset.rules.sourced_deal for preset in PRESETS.values())
-    assert Ruleset(players=5, hand_size=5).sourced_deal
+    assert all(sourced(preset.rules) for preset in PRESETS.values())
+    assert sourced(Ruleset(players=5, hand_size=5))
 
 
 @pytest.mark.parametrize(
@@ -292,7 +297,7 @@ def test_every_preset_deal_is_sourced() -> None:
     ],
 )
 def test_other_deals_are_unsourced(options: dict[str, int]) -> None:
-    assert not Ruleset().replace(**options).sourced_deal
+    assert not sourced(Ruleset().replace(**options))
 
 
 @pytest.mark.parametrize("name", ["suwiki-individual", "suwiki-partnership"])
@@ -348,8 +353,8 @@ def test_a_target_and_a_hand_count_of_1_are_the_smallest_allowed() -> None:
 def test_a_ruleset_is_refused_exactly_when_the_reference_leaves_no_lead(
     first: LeadRule, later: LeadRule, bans: frozenset[Tile]
 ) -> None:
-    # Building a ruleset keeps the reference's answer per (set, lead rule, bans); it must be
-    # the reference's own. The reference is asked afresh of the same options on 4 x 6, a deal
+    # check_rules keeps the rulesets it passed; its answer must be the reference's own. The
+    # reference is asked afresh of the same options on 4 x 6, a deal
     # that leaves tiles undealt, where no lead check applies (a starter opens the line).
     asked = Ruleset(hand_size=6, first_lead=first, later_lead=later, forbidden_leads=bans)
     no_lead = [
@@ -360,6 +365,6 @@ def test_a_ruleset_is_refused_exactly_when_the_reference_leaves_no_lead(
     whole = Ruleset(first_lead=first, later_lead=later)
     if no_lead:
         with pytest.raises(InvalidRuleset, match=f"^{no_lead[0]} = "):
-            whole.replace(forbidden_leads=bans)
+            check_rules(whole.replace(forbidden_leads=bans))
     else:
-        assert whole.replace(forbidden_leads=bans).forbidden_leads == bans
+        check_rules(whole.replace(forbidden_leads=bans))

@@ -41,9 +41,9 @@ BITSET_ATTRIBUTES = frozenset(
 BITSET_MODULES = {
     "engine": "the fast engine: what it is for",
     "tiles.py": "defines the bitsets: a tile set's bit order, masks, suits and iter_bits",
-    "state.py": "a State holds its groups of tiles as bitsets and unpacks them as tiles",
+    "hand.py": "a State holds its groups of tiles as bitsets and unpacks them as tiles; a "
+    "Position keeps each seat's scoring set as a bitset for the engine's scoring",
     "deal.py": "a seeded or given order gives the engine its hands as bitsets (deal_indices)",
-    "position.py": "a Position keeps each seat's scoring set as a bitset for the engine's scoring",
     "conformance/transcript.py": "gaple check's fast path replays canonical logs on the engine",
 }
 """The modules (relative to the package; a folder counts for all its files) that may use bitset

@@ -22,6 +22,7 @@ from gaple.conformance.vectors import VECTORS_DIR, build, check, load_cases
 from gaple.deal import shuffle_deal
 from gaple.io import deal_from_json, rules_from_json, rules_to_json
 from gaple.presets import PRESETS, ruleset
+from gaple.reference.deal import turns_up_starter
 from gaple.registry import RULES
 from gaple.result import position_of
 from gaple.rules import (
@@ -525,7 +526,7 @@ def missing_pairs(cases: list[dict[str, Any]]) -> list[str]:
             if (x, y) not in shown
         ]
     for name, preset in PRESETS.items():
-        if preset.rules.has_starter and not any(
+        if turns_up_starter(preset.rules) and not any(
             c["variant"]["preset"] == name and s.ending is Ending.BLOCKED for s, c in finals
         ):
             missing.append(f"a blocked hand of the starter deal {name}")

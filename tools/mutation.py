@@ -78,6 +78,7 @@ MODULES = (
     "reference.ending",
     "reference.match",
     "engine.play",
+    "hand",
     "state",
     "position",
     "result",

@@ -21,7 +21,7 @@ Directives
     ``.. preset-matrix::``       the variants side by side, one column per preset
     ``.. worked-example:: ID``   a picture and a doctest, run against the package
     ``.. diagram::``             a picture from Python code using :mod:`gaple.render`
-    ``.. error-codes::``         the table of :data:`gaple.state.ERROR_CODES`
+    ``.. error-codes::``         the table of :data:`gaple.hand.ERROR_CODES`
     ``.. conformance-vectors::`` the committed vectors by topic and by rule (``spec/vectors``)
     ``.. protocol-messages::``   the adapter protocol's messages (``spec/protocol``)
     ``.. package-modules:: PKG`` the API reference of every public module of a package

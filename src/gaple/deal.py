@@ -1,25 +1,27 @@
-"""Deals as data, and a documented seeded shuffle.
+"""Deals: checking one against the rules, and a documented seeded shuffle.
 
-A deal says who holds which tiles, which undealt tile is turned up as the starter, which stay
-face down, and which seat is designated to act or lead first. Any deal can be written down and
-replayed; :func:`shuffle_deal` is only a convenience for producing one from a seed.
+A deal (:class:`~gaple.hand.Deal`, data) says who holds which tiles, which undealt tile is
+turned up as the starter, which stay face down, and which seat is designated to act or lead
+first. Any deal can be written down and replayed; :func:`check_deal` asks the rules whether it
+fits them, and :func:`shuffle_deal` is only a convenience for producing one from a seed.
 """
 
 from __future__ import annotations
 
 import functools
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from attrs import field, frozen
-
+from gaple.engine.memo import check_rules, turns_up_starter
+from gaple.hand import Deal as Deal
+from gaple.hand import InvalidDeal as InvalidDeal
+from gaple.reference.deal import deal_problem
 from gaple.rules import Ruleset
 from gaple.tiles import Tile, tile_set
 
 __all__ = [
-    "Deal",
-    "InvalidDeal",
     "SplitMix64",
+    "check_deal",
     "deal_in_order",
     "deal_indices",
     "shuffle_deal",
@@ -28,53 +30,23 @@ __all__ = [
 ]
 
 
-class InvalidDeal(ValueError):
-    """Raised when a deal does not fit its ruleset; the message says what is wrong."""
-
-
-def _hands(value: Iterable[Iterable[Tile]]) -> tuple[tuple[Tile, ...], ...]:
-    return tuple(tuple(sorted(hand)) for hand in value)
-
-
-def _sorted(value: Iterable[Tile]) -> tuple[Tile, ...]:
-    return tuple(sorted(value))
-
-
-@frozen
-class Deal:
-    """Who holds what at the start of a hand.
+def check_deal(rules: Ruleset, deal: Deal) -> None:
+    """Check that ``deal`` fits ``rules``: sizes, the starter, every tile exactly once, the
+    designated seat, as :func:`gaple.reference.deal.deal_problem` decides it.
 
     >>> from gaple.tiles import parse_tiles
     >>> deal = Deal(hands=[parse_tiles("0-1 1-1"), parse_tiles("0-0 1-2")], starter=Tile(0, 2),
     ...             set_aside=parse_tiles("2-2"))
-    >>> deal.validate(Ruleset(max_pip=2, players=2, hand_size=2))
+    >>> check_deal(Ruleset(max_pip=2, players=2, hand_size=2), deal)
+
+    Raises:
+        gaple.rules.InvalidRuleset: no hand can be played under ``rules``.
+        InvalidDeal: the first problem found, located by seat or part of the deal.
     """
-
-    hands: tuple[tuple[Tile, ...], ...] = field(converter=_hands)
-    """Each seat's tiles, sorted."""
-    starter: Tile | None = None
-    """The undealt tile turned face up to begin the line, when tiles remain undealt."""
-    set_aside: tuple[Tile, ...] = field(default=(), converter=_sorted)
-    """The other undealt tiles, face down and out of play."""
-    first_seat: int = 0
-    """The designated seat: drawn by lot for a first hand, the previous winner afterwards.
-
-    With a starter it acts first (rule ``open.starter-seat``); otherwise the lead search starts
-    there (rules ``open.double`` and ``open.any-tile``). The 0-0 lead ignores it.
-    """
-
-    def validate(self, rules: Ruleset) -> None:
-        """Check that the deal fits ``rules``: sizes, the starter, every tile exactly once, as
-        :func:`gaple.reference.deal.deal_problem` decides it.
-
-        Raises:
-            InvalidDeal: the first problem found, located by seat or part of the deal.
-        """
-        from gaple.reference.deal import deal_problem  # noqa: PLC0415 (it imports this module)
-
-        problem = deal_problem(rules, self)
-        if problem is not None:
-            raise InvalidDeal(problem)
+    check_rules(rules)
+    problem = deal_problem(rules, deal)
+    if problem is not None:
+        raise InvalidDeal(problem)
 
 
 _MASK64 = (1 << 64) - 1  # a global: reading it costs less than a class attribute through self
@@ -178,11 +150,12 @@ def deal_in_order(rules: Ruleset, order: Sequence[Tile], first_seat: int) -> Dea
     >>> deal.hands[1], deal.starter, len(deal.set_aside)
     ((Tile(0, 6), Tile(1, 1), Tile(1, 2), Tile(1, 3), Tile(1, 4), Tile(1, 5)), Tile(4, 6), 3)
     """
+    check_rules(rules)
     size = rules.hand_size
     dealt = rules.players * size
     return Deal(
         hands=[order[seat * size : (seat + 1) * size] for seat in range(rules.players)],
-        starter=order[dealt] if rules.has_starter else None,
+        starter=order[dealt] if turns_up_starter(rules) else None,
         set_aside=order[dealt + 1 :],
         first_seat=first_seat,
     )
@@ -197,6 +170,7 @@ def shuffle_with_hands(
     The shuffle moves tile indices rather than tiles, which is the same permutation; sorting
     indices sorts tiles in canonical order without comparing tiles.
     """
+    check_rules(rules)
     rng = SplitMix64(seed)
     size = tile_set(rules.max_pip).size
     order = list(range(size))
@@ -218,7 +192,7 @@ def deal_indices(
     size = rules.hand_size
     dealt = rules.players * size
     held = [sorted(order[seat * size : (seat + 1) * size]) for seat in range(rules.players)]
-    starter = tiles[order[dealt]] if rules.has_starter else None
+    starter = tiles[order[dealt]] if turns_up_starter(rules) else None
     deal = sorted_deal(
         tuple(tuple([tiles[i] for i in hand]) for hand in held),  # lists: faster than generators
         starter,

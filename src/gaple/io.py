@@ -22,6 +22,7 @@ import attrs
 
 from gaple.deal import Deal, InvalidDeal
 from gaple.match import MatchState
+from gaple.reference.equipment import table
 from gaple.result import HandResult, InvalidPosition, Position, make_position
 from gaple.rules import OPTION_NAMES, InvalidRuleset, Ruleset
 from gaple.state import (
@@ -32,6 +33,7 @@ from gaple.state import (
     MoveSyntaxError,
     State,
     apply,
+    check_rules,
     new_hand,
     parse_move,
 )
@@ -160,9 +162,11 @@ def rules_from_json(data: JSON, path: str = "$") -> Ruleset:
             raise FormatError(f"{path}.{name}", f"unknown option; options are {known}")
         values[name] = option_from_json(name, value, f"{path}.{name}")
     try:
-        return Ruleset(**values)  # type: ignore[arg-type]
+        rules = Ruleset(**values)  # type: ignore[arg-type]
+        check_rules(rules)
     except InvalidRuleset as error:
         raise FormatError(path, str(error)) from None
+    return rules
 
 
 def option_from_json(name: str, value: JSON, path: str = "$") -> object:
@@ -402,7 +406,7 @@ def result_to_json(result: HandResult) -> dict[str, Any]:
         "counts": list(result.counts),
         "ranking": list(result.ranking),
         "winner": result.winner,
-        "teams": [list(team) for team in rules.teams],
+        "teams": [list(team) for team in table(rules).teams],
         "winning_team": result.winning_team,
         "settlement": rules.settlement.value,
         "points": list(result.points),
@@ -416,7 +420,7 @@ def match_to_json(match: MatchState) -> dict[str, Any]:
     rules = match.rules
     return {
         "rules": rules_to_json(rules),
-        "teams": [list(team) for team in rules.teams],
+        "teams": [list(team) for team in table(rules).teams],
         "settlement": rules.settlement.value,
         "target": rules.target,
         "match_hands": rules.match_hands,

@@ -27,6 +27,7 @@ import attrs
 from attrs import frozen
 
 from gaple.deal import Deal, SplitMix64, shuffle_deal
+from gaple.reference.equipment import table
 from gaple.reference.match import match_winner, next_hand
 from gaple.result import HandResult, format_result, hand_result
 from gaple.rules import Ruleset
@@ -63,7 +64,7 @@ class MatchState:
     results: tuple[HandResult, ...]
     """Every hand dealt so far, replayed ones included, in order."""
     totals: tuple[int, ...]
-    """Each side's running total (``rules.teams`` order)."""
+    """Each side's running total (:attr:`~gaple.reference.equipment.Table.teams` order)."""
     hands_played: int
     """Hands that counted (a replayed hand does not)."""
     next_first_seat: int | None
@@ -74,7 +75,7 @@ class MatchState:
     finished: bool
     """Whether the match has ended."""
     winner: int | None
-    """The winning side (index in ``rules.teams``) once finished."""
+    """The winning side (index in :attr:`~gaple.reference.equipment.Table.teams`) once finished."""
 
 
 def start_match(rules: Ruleset) -> MatchState:
@@ -82,7 +83,7 @@ def start_match(rules: Ruleset) -> MatchState:
     return MatchState(
         rules=rules,
         results=(),
-        totals=tuple(0 for _ in rules.teams),
+        totals=tuple(0 for _ in table(rules).teams),
         hands_played=0,
         next_first_seat=None,
         first_hand=True,
@@ -106,7 +107,7 @@ def start_next_hand(match: MatchState, deal: Deal) -> State:
 
     Raises:
         MatchError: the match has finished.
-        gaple.deal.InvalidDeal: the deal does not fit the rules.
+        gaple.hand.InvalidDeal: the deal does not fit the rules.
     """
     if match.finished:
         msg = f"the match has finished (won by side {match.winner}); no further hand is dealt"
@@ -150,7 +151,7 @@ def record_hand(match: MatchState, state: State) -> MatchState:
     assert result.winner is not None  # only a replayed hand has no winner
     totals = tuple(t + p for t, p in zip(match.totals, result.points, strict=True))
     played = match.hands_played + 1
-    winner = match_winner(match.rules, totals, played, match.rules.team_of(result.winner))
+    winner = match_winner(match.rules, totals, played, table(match.rules).team_of(result.winner))
     return MatchState(
         rules=match.rules,
         results=(*match.results, result),

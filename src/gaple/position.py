@@ -1,9 +1,9 @@
-"""A finished hand as data, and the checks that it can be reached by play.
+"""A finished hand, built and checked that it can be reached by play.
 
-:class:`Position` is what scoring reads: each seat's remaining tiles and discards, the tiles
-in the line and its two open ends, how the hand ended and who went out or blocked. It is
-checked when built (:func:`make_position` for a position typed in, :func:`position_of` for a
-played hand), and :class:`InvalidPosition` names the rule an unreachable one breaks.
+:class:`~gaple.hand.Position` is what scoring reads: each seat's remaining tiles and discards,
+the tiles in the line and its two open ends, how the hand ended and who went out or blocked. It
+is checked when built (:func:`make_position` for a position typed in, :func:`position_of` for
+a played hand), and :class:`InvalidPosition` names the rule an unreachable one breaks.
 
 >>> from gaple.tiles import parse_tiles
 >>> from gaple.presets import ruleset
@@ -19,16 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from attrs import field, frozen
-
+from gaple.hand import Ending, Lead, Place, State
+from gaple.hand import Position as Position
+from gaple.reference.deal import undealt
+from gaple.reference.ending import blocker, blocks
+from gaple.reference.line import playable
 from gaple.rules import BlockedAction, Ruleset, Settlement
-from gaple.state import Ending, Lead, Place, State
 from gaple.tiles import Tile, tile_set
 
 __all__ = [
     "InvalidPosition",
-    "Position",
-    "blocker_of",
+    "checked",
     "make_position",
     "position_of",
 ]
@@ -47,66 +48,6 @@ class InvalidPosition(ValueError):
         """The ID of the rule no hand can break (see :mod:`gaple.registry`)."""
         self.message = message
         """Why, in words."""
-
-
-def _tiles(value: Iterable[Tile]) -> tuple[Tile, ...]:
-    return tuple(sorted(value))
-
-
-def _per_seat(value: Iterable[Iterable[Tile]]) -> tuple[tuple[Tile, ...], ...]:
-    return tuple(_tiles(tiles) for tiles in value)
-
-
-def _ends(value: Iterable[int]) -> tuple[int, int]:
-    left, right = value
-    return int(left), int(right)
-
-
-@frozen
-class Position:
-    """A finished hand as data: what :func:`~gaple.result.score_position` needs and nothing more.
-
-    Build it with :func:`make_position` (which can fill in the line) or :func:`position_of`.
-    It is checked when built: every tile of the set exactly once, hand sizes, a line that can
-    be laid as one chain with the given ends, and an ending that fits the hands.
-    """
-
-    rules: Ruleset
-    """The options in force."""
-    hands: tuple[tuple[Tile, ...], ...] = field(converter=_per_seat)
-    """Each seat's tiles still in hand, sorted."""
-    discards: tuple[tuple[Tile, ...], ...] = field(converter=_per_seat)
-    """Each seat's face-down discards, sorted."""
-    line: tuple[Tile, ...] = field(converter=_tiles)
-    """The tiles in the line (the order they lie in does not matter for scoring), sorted."""
-    set_aside: tuple[Tile, ...] = field(converter=_tiles)
-    """The undealt tiles that stayed face down (the starter is in the line)."""
-    ends: tuple[int, int] = field(converter=_ends)
-    """The numbers on the open left and right ends."""
-    ending: Ending
-    """How the hand ended."""
-    out_seat: int | None = None
-    """The seat that went out (``Ending.OUT`` only)."""
-    blocker: int | None = None
-    """The seat that placed the last tile of a blocked hand (``None``: unknown or nobody)."""
-    closing: Tile | None = None
-    """The tile the seat going out placed last; ``None`` if it went out by discarding."""
-    scoring_masks: tuple[int, ...] = field(init=False, eq=False, repr=False)
-    """Each seat's :meth:`scoring_set` as a bitset of the set in play (see
-    :mod:`gaple.tiles`): what the count is taken of."""
-
-    def __attrs_post_init__(self) -> None:
-        problem = _position_problem(self)
-        if problem is not None:
-            raise InvalidPosition(*problem)
-        full = tile_set(self.rules.max_pip)
-        pairs = zip(self.hands, self.discards, strict=True)
-        masks = tuple(full.mask(hand) | full.mask(discards) for hand, discards in pairs)
-        object.__setattr__(self, "scoring_masks", masks)
-
-    def scoring_set(self, seat: int) -> tuple[Tile, ...]:
-        """The tiles that count against ``seat``: its hand and its discards (rule score.count)."""
-        return _tiles((*self.hands[seat], *self.discards[seat]))
 
 
 def make_position(
@@ -128,24 +69,38 @@ def make_position(
     Raises:
         InvalidPosition: the position cannot be reached under ``rules``.
     """
-    hand_list = [_tiles(hand) for hand in hands]
-    discard_list = [() for _ in hand_list] if discards is None else [_tiles(d) for d in discards]
-    aside = _tiles(set_aside)
+    hand_list = [tuple(sorted(hand)) for hand in hands]
+    discard_list = [() for _ in hand_list] if discards is None else [tuple(d) for d in discards]
+    aside = tuple(sorted(set_aside))
     if line is None:
         off_line = {t for group in (*hand_list, *discard_list, aside) for t in group}
         line = [t for t in tile_set(rules.max_pip).tiles if t not in off_line]
-    return Position(
-        rules=rules,
-        hands=hand_list,
-        discards=discard_list,
-        line=line,
-        set_aside=aside,
-        ends=ends,
-        ending=ending,
-        out_seat=out_seat,
-        blocker=blocker,
-        closing=closing,
+    return checked(
+        Position(
+            rules=rules,
+            hands=hand_list,
+            discards=discard_list,
+            line=line,
+            set_aside=aside,
+            ends=ends,
+            ending=ending,
+            out_seat=out_seat,
+            blocker=blocker,
+            closing=closing,
+        )
     )
+
+
+def checked(position: Position) -> Position:
+    """``position``, once it is shown that play can reach it.
+
+    Raises:
+        InvalidPosition: the first rule that no hand reaching ``position`` can keep.
+    """
+    problem = _position_problem(position)
+    if problem is not None:
+        raise InvalidPosition(*problem)
+    return position
 
 
 _Problem = tuple[str, str]
@@ -177,7 +132,7 @@ def _position_problem(pos: Position) -> _Problem | None:
     missing = [str(t) for t in full.tiles if t not in seen]
     if missing:
         return "tiles.set", f"tiles missing from the position: {' '.join(missing)}"
-    wanted_aside = max(rules.undealt - 1, 0)
+    wanted_aside = max(undealt(rules) - 1, 0)
     if len(pos.set_aside) != wanted_aside:
         return (
             "deal.starter",
@@ -281,10 +236,6 @@ def _ending_problem(pos: Position) -> _Problem | None:
             "end.out",
             f"seat {empty[0]} has no tiles, so the hand ended by going out, not blocked",
         )
-    # The reference imports this module, so it is imported where it is asked.
-    from gaple.reference.ending import blocks  # noqa: PLC0415
-    from gaple.reference.line import playable  # noqa: PLC0415
-
     if blocks(None, pos.hands, pos.ends):
         return None
     seat, fitting = next(
@@ -309,24 +260,17 @@ def position_of(state: State) -> Position:
     seats = range(state.rules.players)
     last = state.history[-1].move if state.history else None
     out = state.ending is Ending.OUT
-    return Position(
-        rules=state.rules,
-        hands=[state.hand(seat) for seat in seats],
-        discards=[state.discards(seat) for seat in seats],
-        line=state.tiles.unpack(state.line_mask),
-        set_aside=state.set_aside,
-        ends=state.ends,
-        ending=state.ending,
-        out_seat=state.out_seat,
-        blocker=None if out else blocker_of(state),
-        closing=last.tile if out and isinstance(last, Lead | Place) else None,
+    return checked(
+        Position(
+            rules=state.rules,
+            hands=[state.hand(seat) for seat in seats],
+            discards=[state.discards(seat) for seat in seats],
+            line=state.line_tiles(),
+            set_aside=state.set_aside,
+            ends=state.ends,
+            ending=state.ending,
+            out_seat=state.out_seat,
+            blocker=None if out else blocker(state),
+            closing=last.tile if out and isinstance(last, Lead | Place) else None,
+        )
     )
-
-
-def blocker_of(state: State) -> int:
-    """The seat that put down the last tile; if the turned-up starter blocked the hand before
-    anyone acted, the seat before the designated first seat, as if it had turned the starter
-    up: :func:`gaple.reference.ending.blocker` decides it."""
-    from gaple.reference.ending import blocker  # noqa: PLC0415 (the reference imports this module)
-
-    return blocker(state)

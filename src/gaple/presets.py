@@ -202,11 +202,12 @@ def find_preset(name: str) -> Preset:
 
 
 def ruleset(name: str, **overrides: Any) -> Ruleset:
-    """The preset's ruleset with some options overridden (validated again).
+    """The preset's ruleset with some options overridden (checked again as it is built;
+    whether a hand can be played under it is :func:`gaple.state.check_rules`).
 
     Raises:
         UnknownPreset: no preset has this name.
-        gaple.rules.InvalidRuleset: an override is unknown or makes the rules unplayable.
+        gaple.rules.InvalidRuleset: an override is unknown or contradicts another option.
     """
     rules = find_preset(name).rules
     return rules.replace(**overrides) if overrides else rules

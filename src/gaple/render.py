@@ -1,6 +1,6 @@
 """SVG pictures of tiles, the line and hands, for the rules reference and for reports.
 
-Every function is pure: it takes tiles (or a :class:`~gaple.state.State`) and returns the text
+Every function is pure: it takes tiles (or a :class:`~gaple.hand.State`) and returns the text
 of a standalone SVG document, the same text for the same input. Each picture carries a
 ``<title>`` that says in words what it shows (the line, its open ends, each hand), so the
 picture is readable without sight and its content can be checked as text.

@@ -3,7 +3,7 @@
 One pure function, :func:`score_position`, scores a finished position given as data: each
 seat's remaining tiles and discards, the tiles in the line and its two open ends, how the hand
 ended and who went out or blocked. :func:`hand_result` scores a finished
-:class:`~gaple.state.State` by building that :class:`Position` from it (:func:`position_of`),
+:class:`~gaple.hand.State` by building that :class:`Position` from it (:func:`position_of`),
 so a replayed hand and a position typed in by hand go through the same code. The position and
 its checks live in :mod:`gaple.position`; the rules that decide the result in
 :mod:`gaple.reference` (:func:`gaple.reference.scoring.reckon`).
@@ -30,6 +30,8 @@ from attrs import frozen
 
 from gaple.position import InvalidPosition, Position, make_position, position_of
 from gaple.reference.counting import SeatCount, SeatRank, count_seat, rank
+from gaple.reference.deal import sourced, turns_up_starter
+from gaple.reference.equipment import table
 from gaple.reference.partnership import (
     Challenge,
     DoubleFate,
@@ -173,9 +175,11 @@ class HandResult:
     """The winning seat: the best ranked, or in partnership scoring the seat that went out or
     won the blocked-hand challenge; ``None`` only when a tied challenge is replayed."""
     winning_team: int | None
-    """With partnership, the index in ``rules.teams`` of the winner's pair (``score.team``)."""
+    """With partnership, the index in :attr:`~gaple.reference.equipment.Table.teams` of the
+    winner's pair (``score.team``)."""
     points: tuple[int, ...]
-    """What each side (``rules.teams`` order) receives this hand under the settlement."""
+    """What each side (:attr:`~gaple.reference.equipment.Table.teams` order) receives this hand
+    under the settlement."""
     replay: bool
     """Whether the hand is void and dealt again (a tied challenge under REPLAY)."""
     notes: tuple[Note, ...]
@@ -230,7 +234,7 @@ def _notes(reckoning: Reckoning) -> tuple[Note, ...]:
     pos = reckoning.position
     rules = pos.rules
     notes = [_ending_note(pos)]
-    if not rules.sourced_deal:
+    if not sourced(rules):
         notes.append(_unsourced_note(pos))
     for count in reckoning.counts:
         notes.extend(_count_notes(count))
@@ -244,7 +248,8 @@ def _notes(reckoning: Reckoning) -> tuple[Note, ...]:
         notes.append(
             Note(
                 "score.team",
-                f"the hand goes to team {team} (seats {_seats(rules.teams[team])}), the team of "
+                f"the hand goes to team {team} (seats {_seats(table(rules).teams[team])}), "
+                f"the team of "
                 f"seat {reckoning.winner}",
             )
         )
@@ -290,7 +295,7 @@ def _unsourced_note(pos: Position) -> Note:
         f"double-{rules.max_pip} set: an unsourced deal, scored by the same rules for study "
         "(C27)"
     )
-    if pos.ending is Ending.BLOCKED and len(pos.line) == 1 and rules.has_starter:
+    if pos.ending is Ending.BLOCKED and len(pos.line) == 1 and turns_up_starter(rules):
         text += (
             f"; the starter blocked the hand at once and seat {pos.blocker} counts as the "
             "blocker, a reading only such deals reach (C4)"

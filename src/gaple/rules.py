@@ -1,24 +1,23 @@
 """Rule options: one frozen :class:`Ruleset` holds every documented choice.
 
 Each option is a typed field whose metadata names the rule it changes and the sources that
-document it. A ruleset is validated when it is built, so an impossible combination (five seats
-with seven tiles on a double-six set, team chips, a lead rule nobody can satisfy) never reaches
-the game.
+document it. A ruleset is data: when it is built, each option is checked for a value it can
+take and for options that contradict each other (team chips, a target without growing points).
+Whether a hand can be played under it (five seats with seven tiles on a double-six set, a lead
+rule nobody can satisfy) is the rules' question, :func:`gaple.state.check_rules`, asked
+whenever a hand is dealt.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 from attrs import field, frozen
 
-from gaple.tiles import Tile, tile_set
-
-if TYPE_CHECKING:
-    from gaple.reference.equipment import Table
+from gaple.tiles import Tile
 
 __all__ = [
     "MAX_PIP",
@@ -31,7 +30,6 @@ __all__ = [
     "Ruleset",
     "Settlement",
     "StakeBase",
-    "lead_tiles",
     "option_info",
 ]
 
@@ -45,11 +43,12 @@ grow with the cube of N: double-1000 would take minutes and gigabytes to build."
 
 SOURCED_DEALS: tuple[tuple[int, int], ...] = ((4, 7), (4, 6), (5, 5))
 """The deals the sources describe, as (seats, tiles each), all with the double-six set. Every
-other deal is accepted for study but unsourced (:attr:`Ruleset.sourced_deal`)."""
+other deal is accepted for study but unsourced (:func:`gaple.reference.deal.sourced`)."""
 
 
 class InvalidRuleset(ValueError):
-    """Raised when options do not form a playable ruleset; the message says why."""
+    """Raised when options do not form a ruleset, or no hand can be played under them; the
+    message says why."""
 
 
 class LeadRule(enum.Enum):
@@ -150,33 +149,16 @@ def _tiles(value: Any) -> frozenset[Tile]:
     return frozenset(tile if isinstance(tile, Tile) else Tile.parse(str(tile)) for tile in value)
 
 
-# What the reference decides from a few options, kept per value of those options: the engine
-# asks for them on every hand, and the reference, written for reading, builds the set or the
-# table each time. The reference imports this module, so it is imported where it is asked.
-_STARTERS: dict[tuple[int, int, int], bool] = {}
-""":attr:`Ruleset.has_starter` by (max_pip, players, hand_size)."""
-_TABLES: dict[tuple[int, bool], Table] = {}
-""":attr:`Ruleset.teams` and :meth:`Ruleset.team_of`'s table by (players, partnership)."""
-_LEADS_LEFT: dict[tuple[int, LeadRule, frozenset[Tile]], bool] = {}
-"""Whether a hand without a starter has a tile to lead, by (max_pip, the lead rule in force,
-forbidden_leads): asked in building every ruleset that deals the whole set. Cleared past
-:data:`_KEPT`, as a long run draws ever new bans."""
-_KEPT = 16384
-"""Enough for every ban of up to three tiles of the double-six set under each lead rule (about
-11,000), which the fuzzer draws."""
-
-
 @frozen
 class Ruleset:
     """Every option of one hand and its match; the defaults are pagat's 4 x 7 game.
 
-    >>> rules = Ruleset(hand_size=6)
-    >>> rules.undealt, rules.has_starter
-    (4, True)
-    >>> Ruleset(players=5)
+    >>> Ruleset(hand_size=6).hand_size
+    6
+    >>> Ruleset(settlement=Settlement.PARTNERSHIP)
     Traceback (most recent call last):
     ...
-    gaple.rules.InvalidRuleset: 5 seats x 7 tiles = 35 tiles, but the double-6 set has only 28
+    gaple.rules.InvalidRuleset: settlement = partnership needs partnership = true
     """
 
     max_pip: int = _option(
@@ -321,75 +303,11 @@ class Ruleset:
         for problem in _problems(self):
             raise InvalidRuleset(problem)
 
-    @property
-    def set_size(self) -> int:
-        """Number of tiles in the set."""
-        return tile_set(self.max_pip).size
-
-    @property
-    def undealt(self) -> int:
-        """Tiles left after the deal: the starter plus the tiles set aside."""
-        return self.set_size - self.players * self.hand_size
-
-    @property
-    def has_starter(self) -> bool:
-        """Whether a tile is turned up to begin the line, as
-        :func:`gaple.reference.deal.turns_up_starter` decides it (rule ``deal.starter``)."""
-        key = (self.max_pip, self.players, self.hand_size)
-        known = _STARTERS.get(key)
-        if known is None:
-            from gaple.reference.deal import turns_up_starter  # noqa: PLC0415 (see _STARTERS)
-
-            known = _STARTERS[key] = turns_up_starter(self)
-        return known
-
-    @property
-    def sourced_deal(self) -> bool:
-        """Whether a source describes this deal: the double-six set dealt 4 x 7, 4 x 6 or
-        5 x 5 (:data:`SOURCED_DEALS`). Other deals are played by the same rules for study,
-        and their results say so (rule ``deal.unsourced``).
-
-        Decided by :func:`gaple.reference.deal.sourced`.
-
-        >>> Ruleset(hand_size=6).sourced_deal, Ruleset(players=3).sourced_deal
-        (True, False)
-        """
-        from gaple.reference.deal import sourced  # noqa: PLC0415 (it imports this module)
-
-        return sourced(self)
-
-    @property
-    def teams(self) -> tuple[tuple[int, ...], ...]:
-        """The sides of the table: pairs with partnership, otherwise one seat each, as
-        :func:`gaple.reference.equipment.table` seats them."""
-        return self._table.teams
-
-    def team_of(self, seat: int) -> int:
-        """The index in :attr:`teams` of the side ``seat`` plays for."""
-        return self._table.team_of(seat)
-
-    @property
-    def _table(self) -> Table:
-        key = (self.players, self.partnership)
-        known = _TABLES.get(key)
-        if known is None:
-            from gaple.reference.equipment import table  # noqa: PLC0415 (see _STARTERS)
-
-            known = _TABLES[key] = table(self)
-        return known
-
-    def lead_rule(self, *, first_hand: bool) -> LeadRule:
-        """The lead rule of a hand that has no starter, as
-        :func:`gaple.reference.opening.lead_rule` decides it."""
-        from gaple.reference.opening import lead_rule  # noqa: PLC0415 (it imports this module)
-
-        return lead_rule(self, first_hand=first_hand)
-
     def replace(self, **changes: Any) -> Ruleset:
-        """A copy with some options changed, validated again.
+        """A copy with some options changed, checked again as it is built.
 
         Raises:
-            InvalidRuleset: an option name is unknown or the result is not playable.
+            InvalidRuleset: an option name is unknown or the options contradict each other.
         """
         unknown = sorted(set(changes) - set(OPTION_NAMES))
         if unknown:
@@ -402,55 +320,25 @@ class Ruleset:
         return {name: getattr(self, name) for name in OPTION_NAMES}
 
 
-def _leaves_a_lead(rules: Ruleset, *, first_hand: bool) -> bool:
-    """Whether :func:`gaple.reference.opening.leadable` leaves a tile to lead in a first or a
-    later hand (see :data:`_LEADS_LEFT`); the lead rule in force is the reference's choice."""
-    key = (rules.max_pip, rules.lead_rule(first_hand=first_hand), rules.forbidden_leads)
-    known = _LEADS_LEFT.get(key)
-    if known is None:
-        from gaple.reference.opening import leadable  # noqa: PLC0415 (it imports this module)
-
-        if len(_LEADS_LEFT) >= _KEPT:
-            _LEADS_LEFT.clear()
-        known = _LEADS_LEFT[key] = bool(leadable(rules, first_hand=first_hand))
-    return known
-
-
 def _problems(rules: Ruleset) -> list[str]:
-    """Everything that makes a ruleset unplayable, most basic first."""
+    """Every option without a value it can take, and every pair of options that contradict
+    each other, most basic first."""
     if not 1 <= rules.max_pip <= MAX_PIP:
         return [
             f"max_pip must be from 1 to {MAX_PIP}, got {rules.max_pip}: the sources play "
             f"double-six; 1 to 5 serve exhaustive checks and up to {MAX_PIP} study, and "
             "a larger set's tables grow with the cube of N"
         ]
-    size = tile_set(rules.max_pip).size
     if rules.players < 2:
         return [f"a hand needs at least 2 seats, got {rules.players}"]
     if rules.hand_size < 1:
         return [f"each seat needs at least 1 tile, got hand_size = {rules.hand_size}"]
-    dealt = rules.players * rules.hand_size
-    if dealt > size:
-        return [
-            f"{rules.players} seats x {rules.hand_size} tiles = {dealt} tiles, "
-            f"but the double-{rules.max_pip} set has only {size}"
-        ]
     problems: list[str] = []
-    if rules.partnership and rules.players != 4:
-        problems.append(f"partnership play needs exactly 4 seats, got {rules.players}")
     outside = sorted(t for t in rules.forbidden_leads if t.high > rules.max_pip)
     if outside:
         problems.append(
             f"forbidden_leads names {', '.join(map(str, outside))}, "
             f"not in the double-{rules.max_pip} set"
-        )
-    if dealt == size:
-        leads = (("first_lead", rules.first_lead, True), ("later_lead", rules.later_lead, False))
-        problems.extend(
-            f"{name} = {lead.value} leaves no tile to lead once {_names(rules.forbidden_leads)} "
-            "may not be led"
-            for name, lead, first_hand in leads
-            if not _leaves_a_lead(rules, first_hand=first_hand)
         )
     team_settlement = rules.settlement is Settlement.PARTNERSHIP
     if team_settlement and not rules.partnership:
@@ -485,18 +373,6 @@ def _problems(rules: Ruleset) -> list[str]:
         if getattr(rules, name) < 0:
             problems.append(f"{name} cannot be negative, got {getattr(rules, name)}")
     return problems
-
-
-def _names(tiles: frozenset[Tile]) -> str:
-    return ", ".join(str(t) for t in sorted(tiles)) or "nothing"
-
-
-def lead_tiles(lead: LeadRule, max_pip: int) -> frozenset[Tile]:
-    """The tiles ``lead`` allows to be led from the double-``max_pip`` set, before house bans,
-    as :func:`gaple.reference.opening.rule_leads` decides them."""
-    from gaple.reference.opening import rule_leads  # noqa: PLC0415 (it imports this module)
-
-    return rule_leads(lead, max_pip)
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(a.name for a in attrs.fields(Ruleset))

@@ -22,6 +22,8 @@ from gaple.conformance.escape import printable
 from gaple.deal import SplitMix64, shuffle_deal
 from gaple.io import result_to_json, state_to_json
 from gaple.presets import find_preset
+from gaple.reference.deal import sourced
+from gaple.reference.equipment import table
 from gaple.result import HandResult, ending_text, hand_result
 from gaple.rules import LeadRule, Settlement
 from gaple.state import Discard, Ending, Pass, State, apply, legal_moves, new_hand
@@ -162,7 +164,7 @@ class _Narration:
 
 
 def line_text(line: Sequence[tuple[int, int]], width: int | None = None) -> str:
-    """The line (as :attr:`State.line <gaple.state.State.line>`) as tiles laid end to end,
+    """The line (as :attr:`State.line <gaple.hand.State.line>`) as tiles laid end to end,
     e.g. ``[0|0][0|3][3|5]``.
 
     Longer than ``width``, it keeps as many tiles at each end as fit around a count of the
@@ -204,7 +206,7 @@ def header(args: argparse.Namespace, *, explain: bool, width: int) -> list[str]:
     if args.overrides:
         changes = ", ".join(printable(text, limit=60) for text in args.overrides)
         paragraphs.append(f"Changed from the variant: {changes}.")
-    if not rules_from_args(args).sourced_deal:
+    if not sourced(rules_from_args(args)):
         paragraphs.append("Unsourced deal: no source describes it [deal.unsourced] (C27).")
     paragraphs.append(f"Seed {args.seed}: the deal and every move below come from it.")
     for text in paragraphs:
@@ -270,7 +272,8 @@ def narrate(states: list[State], *, width: int = 80, explain: bool = True) -> st
         out.term("starter", "set aside")
     if rules.partnership:
         pairs = " against ".join(
-            f"seats {' and '.join(map(str, team))} (pair {i})" for i, team in enumerate(rules.teams)
+            f"seats {' and '.join(map(str, team))} (pair {i})"
+            for i, team in enumerate(table(rules).teams)
         )
         out.say(f"Partners sit opposite: {pairs} [table.seats].", "  ", "    ")
     out.lines.append("")

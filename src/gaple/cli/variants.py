@@ -8,6 +8,7 @@ from typing import Any
 from gaple.cli.common import add_format, dump_json
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, Preset
+from gaple.reference.deal import sourced
 from gaple.rules import SOURCED_DEALS, option_info
 
 __all__ = ["register"]
@@ -41,7 +42,7 @@ def describe(preset: Preset) -> dict[str, Any]:
         "name": preset.name,
         "aliases": list(preset.aliases),
         "title": preset.title,
-        "sourced_deal": preset.rules.sourced_deal,
+        "sourced_deal": sourced(preset.rules),
         "options": options,
     }
 

@@ -32,8 +32,9 @@ from typing import Any
 
 from gaple.conformance.cases import JSON, ScenarioError, Step, build_case
 from gaple.conformance.situations import cells_of, option_values
-from gaple.deal import Deal
+from gaple.deal import Deal, check_deal
 from gaple.presets import UnknownPreset, find_preset
+from gaple.reference.deal import turns_up_starter
 from gaple.rules import Ruleset
 from gaple.state import ERROR_CODES, parse_move
 from gaple.tiles import Tile, parse_tiles, tile_set
@@ -213,10 +214,10 @@ def _deal_around(
         while len(hand) < rules.hand_size:
             hand.append(rest.pop(0))
         hands.append(hand)
-    if starter is None and rules.has_starter:
+    if starter is None and turns_up_starter(rules):
         starter = rest.pop(0)
     deal = Deal(hands=hands, starter=starter, set_aside=rest, first_seat=first_seat)
-    deal.validate(rules)
+    check_deal(rules, deal)
     return deal
 
 

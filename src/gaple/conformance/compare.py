@@ -17,6 +17,7 @@ from attrs import frozen
 from gaple.conformance.cases import move_rule
 from gaple.position import position_of
 from gaple.reference.counting import winning_team
+from gaple.reference.equipment import table
 from gaple.reference.opening import lead_rule
 from gaple.reference.partnership import stake
 from gaple.reference.scoring import Reckoning, reckon
@@ -403,7 +404,7 @@ def _changed_facts(reckoning: Reckoning) -> Iterator[tuple[str, dict[str, JSON]]
     out = None if partnership is None else partnership.out
     if partnership is not None and out is not None:
         for fate in partnership.fates:
-            if rules.team_of(fate.seat) == out.losing_team:
+            if table(rules).team_of(fate.seat) == out.losing_team:
                 sign = -1 if fate.dead else 1
                 debit = fate.value if rules.dead_double_debit else 0
                 points = points_plus(out.team, sign * (fate.value - fate.counted), -sign * debit)
@@ -419,7 +420,7 @@ def _changed_facts(reckoning: Reckoning) -> Iterator[tuple[str, dict[str, JSON]]
                 won = seat == challenge.blocker
                 base = rules.challenge_win_base if won else rules.challenge_loss_base
                 times = rules.challenge_win_multiplier if won else rules.challenge_loss_multiplier
-                team = rules.team_of(seat)
+                team = table(rules).team_of(seat)
                 points = [0, 0]
                 points[team] = stake(base, rules, challenge.blocker, counts) * times
                 yield rule, changed(winner=seat, winning_team=team, points=points, replay=False)
@@ -432,7 +433,7 @@ def _changed_facts(reckoning: Reckoning) -> Iterator[tuple[str, dict[str, JSON]]
             if entry.count == best:
                 points = list(settle(rules.settlement, counts, entry.seat).points)
                 if rules.partnership:  # each team receives what its seats do, as in reckon
-                    points = [sum(points[s] for s in team) for team in rules.teams]
+                    points = [sum(points[s] for s in team) for team in table(rules).teams]
                 side = winning_team(rules, entry.seat)
                 yield "score.rank", changed(winner=entry.seat, winning_team=side, points=points)
 

@@ -30,6 +30,7 @@ from gaple.engine.play import start as start_hand
 from gaple.engine.scoring import played_position
 from gaple.io import rules_to_json
 from gaple.presets import find_preset
+from gaple.reference.deal import turns_up_starter
 from gaple.reference.scoring import Reckoning, reckon
 from gaple.reference.turn import move_error
 from gaple.rules import (
@@ -51,6 +52,7 @@ from gaple.state import (
     Pass,
     Place,
     State,
+    check_rules,
     is_legal,
     legal_moves,
 )
@@ -89,7 +91,7 @@ def playable(names: Sequence[str], fixed: Mapping[str, JSON]) -> list[str]:
     ok = []
     for name in names:
         try:
-            find_preset(name).rules.replace(**fixed)
+            check_rules(find_preset(name).rules.replace(**fixed))
         except InvalidRuleset:
             continue
         ok.append(name)
@@ -119,7 +121,7 @@ def _variant(
     it allows, and a preset that turns up a starter exactly when it asks for one."""
     if aim is not None and "lead" in aim:
         starter = aim["lead"] == {"starter"}
-        names = [n for n in names if find_preset(n).rules.has_starter == starter] or names
+        names = [n for n in names if turns_up_starter(find_preset(n).rules) == starter] or names
     if aim is not None and "players" in aim:
         seats = fixed.get("players")
         names = [
@@ -142,11 +144,12 @@ def _fits(
     fixed: Mapping[str, JSON],
 ) -> bool:
     """Whether the options drawn over ``base`` have the labels ``aim`` allows (before the
-    ruleset is built: building it costs more than drawing again)."""
+    ruleset is built: building it costs more than drawing again). Whether a starter turns up
+    follows from several options and is judged on the built ruleset (:func:`meets`)."""
     labels = {
         name: option_label(name, drawn.get(name, fixed.get(name, getattr(base, name))))
         for name in aim
-        if name in OPTIONS
+        if name in OPTIONS and name != "has_starter"
     }
     return _within(aim, labels)
 
@@ -263,6 +266,7 @@ def _built(
     hand, and a run draws the same rules again and again."""
     try:
         rules = find_preset(name).rules.replace(**json.loads(fixed), **dict(drawn))
+        check_rules(rules)
     except InvalidRuleset:
         return None
     base_json, rules_json = _preset_json(name), rules_to_json(rules)

@@ -83,6 +83,7 @@ from gaple.presets import PRESETS, find_preset
 from gaple.rules import (
     InvalidRuleset,
 )
+from gaple.state import check_rules
 
 __all__ = [
     "MAX_SECONDS",
@@ -459,6 +460,7 @@ def _simplify(draw: Draw, plan: tuple[list[bool], list[bool], bool]) -> Draw | N
     )
     try:
         rules = find_preset(draw.preset).rules.replace(**changed)
+        check_rules(rules)
     except InvalidRuleset:
         return None
     first = draw.first or first

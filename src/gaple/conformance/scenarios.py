@@ -26,6 +26,8 @@ from gaple.conformance.cases import JSON, ScenarioError, Step, build_case
 from gaple.deal import SplitMix64, shuffle_deal
 from gaple.position import position_of
 from gaple.presets import PRESETS, find_preset
+from gaple.reference.deal import turns_up_starter
+from gaple.reference.equipment import table
 from gaple.reference.partnership import DoubleFate, Fate, Spot
 from gaple.reference.scoring import reckon
 from gaple.result import hand_result
@@ -234,7 +236,7 @@ def _random_cases() -> Iterator[dict[str, JSON]]:
                 seed=seed,
             )
         rules = find_preset(preset).rules.replace(**overrides)
-        if not rules.has_starter:
+        if not turns_up_starter(rules):
             yield random_case(
                 f"random-{label}-later-hand",
                 f"random/{label}",
@@ -426,11 +428,11 @@ def _challenge(outcome: str, pair: int) -> Criterion:
             return False
         reckoning = reckon(position_of(state))
         challenge = reckoning.partnership.challenge if reckoning.partnership else None
-        if challenge is None or state.rules.team_of(challenge.blocker) != pair:
+        if challenge is None or table(state.rules).team_of(challenge.blocker) != pair:
             return False
         counts = [count.count for count in reckoning.counts]
         # Distinct stakes, so a case tells the three stake bases apart.
-        own = sum(counts[s] for s in state.rules.teams[pair])
+        own = sum(counts[s] for s in table(state.rules).teams[pair])
         stakes = {sum(counts), own, sum(counts) - own}
         if len(stakes) < 3 or 0 in stakes:
             return False

@@ -32,7 +32,9 @@ from gaple.conformance.situations import ABSENT, FEATURES, OPTIONS, option_label
 from gaple.conformance.tags import TAGS, case_tags
 from gaple.io import FormatError, option_from_json, rules_from_json, rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
+from gaple.reference.deal import turns_up_starter
 from gaple.rules import OPTION_NAMES, InvalidRuleset, Ruleset
+from gaple.state import check_rules
 
 __all__ = [
     "BadPlays",
@@ -162,9 +164,10 @@ class Scope:
             data = {name: json.loads(text) for name, text in zip(sizes, values, strict=True)}
             try:
                 rules = Ruleset(**data)
+                check_rules(rules)
             except InvalidRuleset:
                 continue
-            labels.add(option_label("has_starter", rules.has_starter))
+            labels.add(option_label("has_starter", turns_up_starter(rules)))
         return frozenset(labels)
 
     def draws(self) -> tuple[list[str], dict[str, JSON], dict[str, list[Any]]]:

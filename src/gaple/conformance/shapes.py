@@ -5,7 +5,7 @@ object) is out of protocol: the case is *errored*, not *failed*, since no rule w
 that anyone could name. The checks are the types of ``spec/protocol/*-reply`` and the other
 reply schemas, written by hand so that they always run and cost next to nothing (``--validate``
 adds the full schemas, enums included). A move is read with the schemas' own grammar
-(:data:`gaple.state.MOVE_TEXT`) here too: ``place ٣-٤ left`` or ``place 3:4 left`` is out of
+(:data:`gaple.hand.MOVE_TEXT`) here too: ``place ٣-٤ left`` or ``place 3:4 left`` is out of
 protocol whether or not ``--validate`` is given.
 """
 

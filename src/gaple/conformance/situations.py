@@ -23,6 +23,7 @@ from attrs import frozen
 
 from gaple.position import position_of
 from gaple.reference.counting import SeatCount
+from gaple.reference.deal import turns_up_starter
 from gaple.reference.opening import banned, lead_rule
 from gaple.reference.partnership import Fate, Keeper, PartnershipScore, Spot
 from gaple.reference.scoring import Reckoning, reckon
@@ -219,8 +220,14 @@ OPTIONS: dict[str, tuple[str, ...]] = {
 
 def option_values(rules: Ruleset) -> dict[str, str]:
     """The label of each option of :data:`OPTIONS` under ``rules``; the number of seats is
-    4 (pairs possible) or other."""
-    return {name: option_label(name, getattr(rules, name)) for name in OPTIONS}
+    4 (pairs possible) or other, and ``has_starter`` is the rule's
+    (:func:`~gaple.reference.deal.turns_up_starter`)."""
+    return {
+        name: option_label(
+            name, turns_up_starter(rules) if name == "has_starter" else getattr(rules, name)
+        )
+        for name in OPTIONS
+    }
 
 
 def option_label(name: str, value: object) -> str:
@@ -246,7 +253,9 @@ def features_of(
     rules = final.rules
     found: Situation = {"hand": "first" if start.first_hand else "later"}
     found["lead"] = (
-        "starter" if rules.has_starter else lead_rule(rules, first_hand=start.first_hand).value
+        "starter"
+        if turns_up_starter(rules)
+        else lead_rule(rules, first_hand=start.first_hand).value
     )
     found["forbidden-lead"] = _forbidden_lead(start, refused)
     if final.ending is None:

@@ -23,6 +23,7 @@ from gaple.conformance.bounded import exact_key
 from gaple.conformance.cases import result_json
 from gaple.conformance.compare import compare_result, legal_difference
 from gaple.deal import InvalidDeal, sorted_deal
+from gaple.engine.memo import turns_up_starter
 from gaple.engine.play import PASS, run, start, tables
 from gaple.engine.scoring import quiet_fields
 from gaple.io import (
@@ -556,7 +557,7 @@ def _faststart(rules: Ruleset, raw: JSON, first_hand: bool) -> State | None:
     first_seat = raw.get("first_seat", 0)
     if (
         aside is None
-        or (starter is None) == rules.has_starter
+        or (starter is None) == turns_up_starter(rules)
         or seen | aside[0] != (1 << full.size) - 1
         or type(first_seat) is not int
         or not 0 <= first_seat < rules.players

@@ -17,19 +17,24 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from attrs import frozen
 
-from gaple.deal import Deal
-from gaple.rules import BlockedAction, LeadRule, Ruleset
-from gaple.state import (
+from gaple.engine.memo import check_rules, turns_up_starter
+from gaple.hand import (
     Action,
+    Deal,
     Discard,
     End,
     Ending,
+    InvalidDeal,
     Lead,
     Move,
     Pass,
     Place,
     State,
 )
+from gaple.reference.deal import deal_problem
+from gaple.reference.opening import leadable
+from gaple.reference.turn import move_error
+from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.tiles import Tile, TileSet, iter_bits, tile_set
 
 __all__ = [
@@ -133,11 +138,15 @@ def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
     (who opens, the starter, a starter that blocks at once).
 
     Raises:
-        gaple.deal.InvalidDeal: the deal does not fit the rules.
+        gaple.rules.InvalidRuleset: no hand can be played under ``rules``.
+        gaple.hand.InvalidDeal: the deal does not fit the rules.
     """
+    check_rules(rules)
     hands = _hands_if_fits(rules, deal)
     if hands is None:
-        deal.validate(rules)  # the reference words what is wrong
+        problem = deal_problem(rules, deal)  # the reference words what is wrong
+        if problem is not None:
+            raise InvalidDeal(problem)
         hands = tuple(tile_set(rules.max_pip).mask(hand) for hand in deal.hands)
     return start(rules, deal, hands, first_hand=first_hand)
 
@@ -146,7 +155,7 @@ def _hands_if_fits(rules: Ruleset, deal: Deal) -> tuple[int, ...] | None:
     """Each hand of ``deal`` as a bitset when the deal fits ``rules``, else ``None``: mirrors
     :func:`gaple.reference.deal.deal_problem` finding nothing (sizes, the starter, every tile
     of the set exactly once, the designated seat), on the tables."""
-    if len(deal.hands) != rules.players or (deal.starter is None) == rules.has_starter:
+    if len(deal.hands) != rules.players or (deal.starter is None) == turns_up_starter(rules):
         return None
     if not 0 <= deal.first_seat < rules.players:
         return None
@@ -216,9 +225,6 @@ def start(rules: Ruleset, deal: Deal, hands: tuple[int, ...], *, first_hand: boo
     )
 
 
-# The reference is imported where it is asked, on a refusal or a set of leads not yet seen:
-# gaple.state re-exports this module's functions and the reference reads gaple.state, so a
-# module-level import would make the two wait on each other.
 _LEAD_MASKS: dict[tuple[int, bool, LeadRule, LeadRule, frozenset[Tile]], int] = {}
 """:func:`lead_mask` by the parts of the rules it reads: the set, whether it is the first hand,
 the two lead rules and the bans."""
@@ -229,8 +235,6 @@ def lead_mask(rules: Ruleset, *, first_hand: bool) -> int:
     key = (rules.max_pip, first_hand, rules.first_lead, rules.later_lead, rules.forbidden_leads)
     mask = _LEAD_MASKS.get(key)
     if mask is None:
-        from gaple.reference.opening import leadable  # noqa: PLC0415 (the reference: see _LEAD_MASKS)
-
         mask = tile_set(rules.max_pip).mask(leadable(rules, first_hand=first_hand))
         _LEAD_MASKS[key] = mask
     return mask
@@ -350,12 +354,11 @@ def verify(state: State, move: Move, seat: int | None = None) -> None:
     :func:`gaple.reference.turn.move_error` gives, which decides every refusal and words it.
 
     Raises:
-        IllegalMove: the first rule the move breaks (order at :data:`~gaple.state.ERROR_CODES`).
+        gaple.hand.IllegalMove: the first rule the move breaks (in the order of
+            :data:`~gaple.hand.ERROR_CODES`).
     """
     if _accepts(state, move, seat):
         return
-    from gaple.reference.turn import move_error  # noqa: PLC0415 (the reference: see _LEAD_MASKS)
-
     refusal = move_error(state, move, seat)
     if refusal is not None:
         raise refusal.to_error()
@@ -373,8 +376,8 @@ def apply(state: State, move: Move, seat: int | None = None) -> State:
     :func:`~gaple.engine.play.run` for one move.
 
     Raises:
-        IllegalMove: the first rule the move breaks (order at
-            :data:`~gaple.state.ERROR_CODES`).
+        gaple.hand.IllegalMove: the first rule the move breaks (order at
+            :data:`~gaple.hand.ERROR_CODES`).
     """
     verify(state, move, seat)
     return run(state, None, move)
@@ -490,12 +493,12 @@ def run(  # noqa: PLR0915
 def replay(
     rules: Ruleset, deal: Deal, moves: Iterable[Move | Action], *, first_hand: bool = True
 ) -> State:
-    """Play ``moves`` from the start of a hand; an :class:`~gaple.state.Action` also checks its
+    """Play ``moves`` from the start of a hand; an :class:`~gaple.hand.Action` also checks its
     seat.
 
     Raises:
-        gaple.deal.InvalidDeal: the deal does not fit the rules.
-        IllegalMove: a move breaks a rule.
+        gaple.hand.InvalidDeal: the deal does not fit the rules.
+        gaple.hand.IllegalMove: a move breaks a rule.
     """
     state = new_hand(rules, deal, first_hand=first_hand)
     for item in moves:

@@ -12,9 +12,10 @@ import operator
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from gaple.position import Position, blocker_of
+from gaple.engine.memo import table
+from gaple.hand import Ending, Lead, Place, Position, State
+from gaple.reference.ending import blocker as blocking_seat
 from gaple.rules import ChallengeTie, Ruleset, Settlement, StakeBase
-from gaple.state import Ending, Lead, Place, State
 from gaple.tiles import Tile, TileSet, iter_bits, tile_set
 
 __all__ = [
@@ -105,13 +106,13 @@ def settle_points(settlement: Settlement, counts: Sequence[int], winner: int) ->
 
 def scoring_masks(state: State) -> tuple[int, ...]:
     """Each seat's hand and discards as one bitset: mirrors
-    :attr:`gaple.position.Position.scoring_masks`."""
+    :attr:`gaple.hand.Position.scoring_masks`."""
     return tuple(map(operator.or_, state.hand_masks, state.discard_masks))
 
 
 def played_position(state: State) -> Position:
     """The finished position of a state reached by play, built without the converters and
-    checks of :class:`~gaple.position.Position`: mirrors :func:`gaple.position.position_of`.
+    checks of :class:`~gaple.hand.Position`: mirrors :func:`gaple.position.position_of`.
 
     The state must have been reached by play (:func:`~gaple.state.new_hand`, then legal
     moves): its position is then reachable by construction, and every group of tiles is
@@ -132,7 +133,7 @@ def played_position(state: State) -> Position:
         ("ends", state.ends),
         ("ending", state.ending),
         ("out_seat", state.out_seat),
-        ("blocker", None if out else blocker_of(state)),
+        ("blocker", None if out else blocking_seat(state)),
         ("closing", last.tile if out and isinstance(last, Lead | Place) else None),
         ("scoring_masks", scoring_masks(state)),
     ):
@@ -166,8 +167,8 @@ def _individual(rules: Ruleset, masks: Sequence[int]) -> QuietFields:
     points = settle_points(rules.settlement, counts, winner)
     if not rules.partnership:
         return QuietFields(counts, winner, None, points, False)
-    team_points = tuple(sum(points[s] for s in team) for team in rules.teams)
-    return QuietFields(counts, winner, rules.team_of(winner), team_points, False)
+    team_points = tuple(sum(points[s] for s in team) for team in table(rules).teams)
+    return QuietFields(counts, winner, table(rules).team_of(winner), team_points, False)
 
 
 def _partnership(pos: Position) -> QuietFields:
@@ -178,9 +179,9 @@ def _partnership(pos: Position) -> QuietFields:
     counts = tuple([key[0] for key in keys])
     if pos.ending is Ending.OUT:
         out, points = _out(pos, full, counts)
-        return QuietFields(counts, out, rules.team_of(out), points, False)
+        return QuietFields(counts, out, table(rules).team_of(out), points, False)
     winner, points = _challenge(rules, pos.blocker, counts)
-    team = None if winner is None else rules.team_of(winner)
+    team = None if winner is None else table(rules).team_of(winner)
     return QuietFields(counts, winner, team, points, winner is None)
 
 
@@ -197,8 +198,8 @@ def _out(pos: Position, full: TileSet, counts: Sequence[int]) -> tuple[int, tupl
     rules = pos.rules
     out = pos.out_seat
     assert out is not None  # checked when the position was built, or reached by play
-    team = rules.team_of(out)
-    opponents = rules.teams[1 - team]
+    team = table(rules).team_of(out)
+    opponents = table(rules).teams[1 - team]
     line = full.mask(pos.line)
     extra = debit = 0
     for pip, value in _specials(rules):
@@ -241,10 +242,11 @@ def _challenge(
     if base is StakeBase.ALL:
         stake = sum(counts)
     else:
-        own = rules.team_of(blocker)
+        seats = table(rules)
+        own = seats.team_of(blocker)
         stake = sum(
-            counts[s] for s in rules.teams[own if base is StakeBase.BLOCKER_PAIR else 1 - own]
+            counts[s] for s in seats.teams[own if base is StakeBase.BLOCKER_PAIR else 1 - own]
         )
     points = [0, 0]
-    points[rules.team_of(winner)] = stake * multiplier
+    points[table(rules).team_of(winner)] = stake * multiplier
     return winner, (points[0], points[1])

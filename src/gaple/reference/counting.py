@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from attrs import frozen
 
 from gaple.reference.deciding import decides
+from gaple.reference.equipment import table
 from gaple.rules import Ruleset
 from gaple.tiles import Tile
 
@@ -142,7 +143,8 @@ def rank(counts: Sequence[SeatCount]) -> tuple[SeatRank, ...]:
 @decides("score.team")
 def winning_team(rules: Ruleset, winner: int | None) -> int | None:
     """With teams, the hand goes to the team of the winning seat (its index in
-    ``rules.teams``), whatever its partner holds; ``None`` without teams or without a winner."""
+    :attr:`~gaple.reference.equipment.Table.teams`), whatever its partner holds; ``None``
+    without teams or without a winner."""
     if not rules.partnership or winner is None:
         return None
-    return rules.team_of(winner)
+    return table(rules).team_of(winner)

@@ -1,17 +1,17 @@
 """Deal: how many tiles each seat gets, the turned-up starter, and which deals are sourced.
 
 Rules ``deal.sizes``, ``deal.starter`` and ``deal.unsourced``; :func:`deal_problem` checks a
-written-down deal against them, word for word as :meth:`gaple.deal.Deal.validate` does.
+written-down deal against them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gaple.deal import Deal
+from gaple.hand import Deal
 from gaple.reference.deciding import decides
 from gaple.reference.equipment import set_of, table
-from gaple.rules import SOURCED_DEALS, Ruleset
+from gaple.rules import SOURCED_DEALS, InvalidRuleset, Ruleset
 from gaple.tiles import Tile
 
 __all__ = ["deal_problem", "hand_sizes", "sourced", "turns_up_starter", "undealt"]
@@ -20,8 +20,19 @@ __all__ = ["deal_problem", "hand_sizes", "sourced", "turns_up_starter", "undealt
 @decides("deal.sizes")
 def hand_sizes(rules: Ruleset) -> tuple[int, ...]:
     """How many tiles each seat receives: the same number for every seat, never more in all
-    than the set holds (a :class:`~gaple.rules.Ruleset` cannot be built otherwise)."""
-    return tuple(rules.hand_size for _ in table(rules).seats)
+    than the set holds.
+
+    Raises:
+        gaple.rules.InvalidRuleset: the seats would need more tiles than the set has.
+    """
+    sizes = tuple(rules.hand_size for _ in table(rules).seats)
+    if sum(sizes) > len(set_of(rules.max_pip)):
+        msg = (
+            f"{len(sizes)} seats x {rules.hand_size} tiles = {sum(sizes)} tiles, "
+            f"but the double-{rules.max_pip} set has only {len(set_of(rules.max_pip))}"
+        )
+        raise InvalidRuleset(msg)
+    return sizes
 
 
 def undealt(rules: Ruleset) -> int:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gaple.hand import Discard, Ending, Lead, Move, Pass, Place, State
 from gaple.reference.deciding import decides
 from gaple.reference.equipment import table
 from gaple.reference.line import Ends, playable
-from gaple.state import Discard, Ending, Lead, Move, Pass, Place, State
 from gaple.tiles import Tile
 
 __all__ = ["blocker", "blocks", "ending_after", "gone_out", "hand_over"]

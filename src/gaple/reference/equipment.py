@@ -5,19 +5,16 @@ Rules ``tiles.set`` and ``table.seats``, as the first page of the rules states t
 
 from __future__ import annotations
 
-import functools
-
 from attrs import frozen
 
 from gaple.reference.deciding import decides
-from gaple.rules import Ruleset
+from gaple.rules import InvalidRuleset, Ruleset
 from gaple.tiles import Tile
 
 __all__ = ["Table", "set_of", "table"]
 
 
 @decides("tiles.set")
-@functools.cache  # one tuple per set: the tiles are immutable, and building them takes 10 us
 def set_of(max_pip: int) -> tuple[Tile, ...]:
     """The double-``max_pip`` set: every unordered pair of pip values from 0 to ``max_pip``
     exactly once, in canonical order ``0-0, 0-1, ..., 0-N, 1-1, ..., N-N`` (PAGAT, DOMINO4D:
@@ -53,9 +50,16 @@ class Table:
 
 @decides("table.seats")
 def table(rules: Ruleset) -> Table:
-    """Seats are numbered from 0 and act in that order, wrapping round; in partnership play
-    seats 0 and 2 are partners against seats 1 and 3 (SUWIKI, PAGAT)."""
+    """Seats are numbered from 0 and act in that order, wrapping round; partnership play needs
+    exactly four seats, and seats 0 and 2 are partners against seats 1 and 3 (SUWIKI, PAGAT).
+
+    Raises:
+        gaple.rules.InvalidRuleset: partnership play with other than four seats.
+    """
     seats = tuple(range(rules.players))
     if rules.partnership:
+        if rules.players != 4:
+            msg = f"partnership play needs exactly 4 seats, got {rules.players}"
+            raise InvalidRuleset(msg)
         return Table(seats=seats, teams=((0, 2), (1, 3)))
     return Table(seats=seats, teams=tuple((seat,) for seat in seats))

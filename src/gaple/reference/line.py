@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gaple.hand import End
 from gaple.reference.deciding import decides
-from gaple.state import End
 from gaple.tiles import Tile
 
 __all__ = ["Ends", "Line", "end_number", "fits", "joined", "line_ends", "opened", "playable"]

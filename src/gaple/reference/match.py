@@ -9,12 +9,11 @@ from __future__ import annotations
 import attrs
 from attrs import frozen
 
-from gaple.deal import Deal
+from gaple.hand import Deal, State
 from gaple.reference.deciding import decides
 from gaple.reference.equipment import table
 from gaple.reference.opening import new_hand
 from gaple.rules import Ruleset, Settlement
-from gaple.state import State
 
 __all__ = [
     "NextHand",

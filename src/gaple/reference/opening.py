@@ -6,19 +6,19 @@ Rules ``open.lead``, ``open.double-blank``, ``open.double``, ``open.any-tile``,
 
 from __future__ import annotations
 
-from gaple.deal import Deal, InvalidDeal
-from gaple.reference.deal import deal_problem
+from gaple.hand import Deal, Ending, InvalidDeal, State, state_from_tiles
+from gaple.reference.deal import deal_problem, turns_up_starter
 from gaple.reference.deciding import decides
 from gaple.reference.ending import blocks
 from gaple.reference.equipment import set_of, table
 from gaple.reference.line import Line, line_ends, opened
-from gaple.rules import LeadRule, Ruleset
-from gaple.state import Ending, State, state_from_tiles
+from gaple.rules import InvalidRuleset, LeadRule, Ruleset
 from gaple.tiles import Tile
 
 __all__ = [
     "any_tile_leads",
     "banned",
+    "check_rules",
     "double_blank_leads",
     "double_leads",
     "lead_rule",
@@ -89,6 +89,28 @@ def leadable(rules: Ruleset, *, first_hand: bool) -> frozenset[Tile]:
     return frozenset(tile for tile in rule_leads(lead, rules.max_pip) if not banned(rules, tile))
 
 
+def check_rules(rules: Ruleset) -> None:
+    """Check that a hand can be dealt and opened under ``rules``: the seats round the table
+    (:func:`~gaple.reference.equipment.table`), the tiles each receives
+    (:func:`~gaple.reference.deal.hand_sizes`), and, when every tile is dealt so that no
+    starter opens, a tile each lead rule lets open once the banned ones are left out.
+
+    Raises:
+        gaple.rules.InvalidRuleset: the first of these that fails.
+    """
+    table(rules)
+    if turns_up_starter(rules):
+        return
+    for name, first_hand in (("first_lead", True), ("later_lead", False)):
+        if not leadable(rules, first_hand=first_hand):
+            banned_tiles = ", ".join(map(str, sorted(rules.forbidden_leads)))
+            msg = (
+                f"{name} = {lead_rule(rules, first_hand=first_hand).value} leaves no tile to "
+                f"lead once {banned_tiles} may not be led"
+            )
+            raise InvalidRuleset(msg)
+
+
 def lead_seat(rules: Ruleset, deal: Deal, *, first_hand: bool) -> int:
     """The opener of a hand with no starter: the first seat, from the designated one in turn
     order, holding a tile it may lead; so the right to lead passes on from a seat that holds
@@ -117,7 +139,7 @@ def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
     empty and :func:`lead_seat` opens.
 
     Raises:
-        gaple.deal.InvalidDeal: the deal does not fit the rules (:func:`deal_problem`).
+        gaple.hand.InvalidDeal: the deal does not fit the rules (:func:`deal_problem`).
     """
     problem = deal_problem(rules, deal)
     if problem is not None:

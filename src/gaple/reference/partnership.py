@@ -17,11 +17,11 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
-from gaple.position import Position
+from gaple.hand import Ending, Position
 from gaple.reference.counting import DOUBLE_BLANK, SeatCount
 from gaple.reference.deciding import decides
+from gaple.reference.equipment import table
 from gaple.rules import ChallengeTie, Ruleset, StakeBase
-from gaple.state import Ending
 from gaple.tiles import Tile
 
 __all__ = [
@@ -134,7 +134,7 @@ class OutScore:
     out_seat: int
     """The seat that went out."""
     team: int
-    """Its pair (index in ``rules.teams``), which scores."""
+    """Its pair (index in :attr:`~gaple.reference.equipment.Table.teams`), which scores."""
     opponents: tuple[int, ...]
     """The other pair's seats."""
     opponent_counts: tuple[int, ...]
@@ -147,7 +147,7 @@ class OutScore:
     """What the losing pair loses under the debit option (their dead doubles' values); 0
     when the option is off or no double died."""
     points: tuple[int, int]
-    """Each pair's points (``rules.teams`` order)."""
+    """Each pair's points (:attr:`~gaple.reference.equipment.Table.teams` order)."""
 
     @property
     def base(self) -> int:
@@ -185,7 +185,7 @@ class Challenge:
     multiplier: int
     """What the stake is multiplied by (0 when a tie is replayed)."""
     points: tuple[int, int]
-    """Each pair's points (``rules.teams`` order)."""
+    """Each pair's points (:attr:`~gaple.reference.equipment.Table.teams` order)."""
 
     @property
     def replay(self) -> bool:
@@ -275,7 +275,7 @@ def _fate(pos: Position, count: SeatCount, double: Tile, value: int) -> DoubleFa
     if pos.ending is Ending.BLOCKED:
         return fate(Fate.BLOCKED_HAND)
     assert pos.out_seat is not None  # checked when the position was built
-    if rules.team_of(seat) == rules.team_of(pos.out_seat):
+    if table(rules).team_of(seat) == table(rules).team_of(pos.out_seat):
         return fate(Fate.OWN_PAIR_OUT)
     if discarded:
         return fate(Fate.DISCARDED)
@@ -313,8 +313,8 @@ def score_out(pos: Position, counts: Sequence[SeatCount], fates: Sequence[Double
     rules = pos.rules
     out = pos.out_seat
     assert out is not None  # checked when the position was built
-    team = rules.team_of(out)
-    opponents = rules.teams[1 - team]
+    team = table(rules).team_of(out)
+    opponents = table(rules).teams[1 - team]
     dead = [f for f in fates if f.dead]
     dead_extra = sum(f.value - f.counted for f in dead)
     bonus = closing_bonus(rules, out, pos.closing)
@@ -341,9 +341,9 @@ def stake(base: StakeBase, rules: Ruleset, blocker: int, counts: Sequence[int]) 
     pair's."""
     if base is StakeBase.ALL:
         return sum(counts)
-    own = rules.team_of(blocker)
+    own = table(rules).team_of(blocker)
     team = own if base is StakeBase.BLOCKER_PAIR else 1 - own
-    return sum(counts[s] for s in rules.teams[team])
+    return sum(counts[s] for s in table(rules).teams[team])
 
 
 @decides("partner.challenge-tie")
@@ -377,7 +377,7 @@ def challenge(pos: Position, counts: Sequence[int]) -> Challenge:
     else:
         base, multiplier = rules.challenge_loss_base, rules.challenge_loss_multiplier
     pips = stake(base, rules, blocker, counts)
-    team = rules.team_of(winner)
+    team = table(rules).team_of(winner)
     points = [0, 0]
     points[team] = pips * multiplier
     return Challenge(

@@ -2,12 +2,12 @@
 
 :func:`reckon` applies the rules of :mod:`~gaple.reference.counting`,
 :mod:`~gaple.reference.settlement` and :mod:`~gaple.reference.partnership` to a finished
-:class:`~gaple.position.Position` and keeps what each decided; :func:`gaple.result.score_position`
+:class:`~gaple.hand.Position` and keeps what each decided; :func:`gaple.result.score_position`
 words its notes from this :class:`Reckoning`.
 
 >>> from gaple.position import make_position
 >>> from gaple.presets import ruleset
->>> from gaple.state import Ending
+>>> from gaple.hand import Ending
 >>> from gaple.tiles import parse_tiles
 >>> position = make_position(  # PAGAT-ID's first tie-break example, as a blocked 4 x 6 hand
 ...     ruleset("pagat-4x6"),
@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from gaple.position import Position
+from gaple.hand import Position
 from gaple.reference.counting import SeatCount, SeatRank, count_seat, rank, winning_team
+from gaple.reference.equipment import table
 from gaple.reference.partnership import PartnershipScore, score_partnership
 from gaple.reference.settlement import Settling, settle
 from gaple.rules import Settlement
@@ -50,7 +51,7 @@ class Reckoning:
     winning_team: int | None
     """With teams, the winner's team."""
     points: tuple[int, ...]
-    """What each side (``rules.teams`` order) receives."""
+    """What each side (:attr:`~gaple.reference.equipment.Table.teams` order) receives."""
 
     @property
     def replay(self) -> bool:
@@ -82,7 +83,7 @@ def reckon(pos: Position) -> Reckoning:
         settling = settle(rules.settlement, [c.count for c in counts], winner)
         points = settling.points
         if rules.partnership:  # each team receives what its seats do
-            points = tuple(sum(settling.points[s] for s in team) for team in rules.teams)
+            points = tuple(sum(settling.points[s] for s in team) for team in table(rules).teams)
     return Reckoning(
         position=pos,
         counts=counts,

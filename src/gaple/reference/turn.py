@@ -13,13 +13,7 @@ from typing import Literal, assert_never
 
 from attrs import frozen
 
-from gaple.reference.deciding import decides
-from gaple.reference.ending import ending_after, hand_over
-from gaple.reference.equipment import table
-from gaple.reference.line import Ends, end_number, fits, joined, line_ends, opened, playable
-from gaple.reference.opening import banned, lead_rule, leadable, must_lead, rule_leads
-from gaple.rules import BlockedAction, LeadRule, Ruleset
-from gaple.state import (
+from gaple.hand import (
     Action,
     Discard,
     End,
@@ -32,6 +26,12 @@ from gaple.state import (
     State,
     state_from_tiles,
 )
+from gaple.reference.deciding import decides
+from gaple.reference.ending import ending_after, hand_over
+from gaple.reference.equipment import table
+from gaple.reference.line import Ends, end_number, fits, joined, line_ends, opened, playable
+from gaple.reference.opening import banned, lead_rule, leadable, must_lead, rule_leads
+from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.tiles import Tile
 
 __all__ = [
@@ -63,16 +63,16 @@ Code = Literal[
     "pass-not-allowed",
     "discard-not-allowed",
 ]
-"""The error codes, as :data:`gaple.state.ERROR_CODES` lists them."""
+"""The error codes, as :data:`gaple.hand.ERROR_CODES` lists them."""
 
 
 @frozen
 class Refusal:
-    """Why a move is refused: its error code (:data:`gaple.state.ERROR_CODES`), the rule it
+    """Why a move is refused: its error code (:data:`gaple.hand.ERROR_CODES`), the rule it
     breaks, and the facts that decided it; :attr:`message` words them."""
 
     code: Code
-    """One of :data:`gaple.state.ERROR_CODES`."""
+    """One of :data:`gaple.hand.ERROR_CODES`."""
     rule_id: str
     """The rule broken."""
     seat: int | None = None
@@ -193,7 +193,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 def move_error(state: State, move: Move, seat: int | None = None) -> Refusal | None:
     """The first rule ``move`` breaks, or ``None`` when the seat to act may make it.
 
-    The checks run in the order of :data:`gaple.state.ERROR_CODES`: the hand is over, another
+    The checks run in the order of :data:`gaple.hand.ERROR_CODES`: the hand is over, another
     seat is to act; then for a lead the line has begun, the tile is not held, it is banned, the
     lead rule refuses it; for a placement the table is empty, the tile is not held, it does not
     fit the end; for a pass or a discard the table is empty, the blocked-seat option asks for
@@ -251,7 +251,7 @@ def verify(state: State, move: Move, seat: int | None = None) -> None:
     """Check ``move`` for the seat to act (and, if given, that ``seat`` is that seat).
 
     Raises:
-        gaple.state.IllegalMove: the first rule the move breaks (:func:`move_error`).
+        gaple.hand.IllegalMove: the first rule the move breaks (:func:`move_error`).
     """
     refusal = move_error(state, move, seat)
     if refusal is not None:
@@ -267,7 +267,7 @@ def apply(state: State, move: Move, seat: int | None = None) -> State:
     """The state after the seat to act makes ``move``: :func:`verify`, then :func:`next_state`.
 
     Raises:
-        gaple.state.IllegalMove: the first rule the move breaks (:func:`move_error`).
+        gaple.hand.IllegalMove: the first rule the move breaks (:func:`move_error`).
     """
     verify(state, move, seat)
     return next_state(state, move)

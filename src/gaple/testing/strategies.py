@@ -18,7 +18,7 @@ from gaple.io import state_to_json
 from gaple.presets import PRESETS
 from gaple.result import Position, position_of
 from gaple.rules import BlockedAction, InvalidRuleset, LeadRule, Ruleset, Settlement
-from gaple.state import State, apply, legal_moves, new_hand
+from gaple.state import State, apply, check_rules, legal_moves, new_hand
 from gaple.tiles import Tile, tile_set
 
 __all__ = [
@@ -64,7 +64,7 @@ def random_rulesets(draw: st.DrawFn, max_pips: tuple[int, ...] = (*SMALL_SETS, 6
     forbidden = draw(st.frozensets(st.sampled_from(full.tiles), max_size=2))
     if players * hand_size == full.size and LeadRule.DOUBLE_BLANK in (first_lead, later_lead):
         # With every tile dealt and only 0-0 allowed to open, banning 0-0 leaves no lead at
-        # all; Ruleset refuses that (tested in test_rules), so it is not drawn here.
+        # all; check_rules refuses that (tested in test_rules), so it is not drawn here.
         forbidden -= {Tile(0, 0)}
     if partnership:
         settlement = draw(st.sampled_from([Settlement.PER_HAND, Settlement.PARTNERSHIP]))
@@ -73,7 +73,7 @@ def random_rulesets(draw: st.DrawFn, max_pips: tuple[int, ...] = (*SMALL_SETS, 6
             st.sampled_from([Settlement.PER_HAND, Settlement.CHIPS, Settlement.DIFFERENCE])
         )
     try:
-        return Ruleset(
+        rules = Ruleset(
             max_pip=max_pip,
             players=players,
             hand_size=hand_size,
@@ -85,9 +85,11 @@ def random_rulesets(draw: st.DrawFn, max_pips: tuple[int, ...] = (*SMALL_SETS, 6
             double_blank_25=draw(st.booleans()),
             settlement=settlement,
         )
+        check_rules(rules)
     except InvalidRuleset as error:  # pragma: no cover - a strategy bug, not a rules bug
         msg = f"random_rulesets drew an invalid combination: {error}"
         raise AssertionError(msg) from error
+    return rules
 
 
 def rulesets() -> st.SearchStrategy[Ruleset]:
