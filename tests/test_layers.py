@@ -14,7 +14,7 @@ import pytest
 import gaple
 
 CORE = (
-    *("tiles", "sources", "registry", "rules", "presets"),
+    *("tiles", "sources", "registry", "rules", "presets", "hand"),
     *("deal", "state", "position", "result", "match", "simulate"),
     *(
         f"reference/{p.stem}"
@@ -38,6 +38,141 @@ def imported_modules(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
     return names
+
+
+# The house, bottom up. A module imports only from its own layer or the layers below it: the
+# reference reads the tiles, the ruleset's data and the hand's plain types, nothing above.
+LAYERS = (
+    ("tiles",),
+    ("sources", "registry", "rules", "presets"),
+    ("hand",),
+    ("reference",),
+    ("engine",),
+    ("state", "deal"),
+    ("position", "result", "match", "simulate"),
+    ("io", "render", "localdocs"),
+    ("conformance", "testing"),
+    ("cli", "_start", "__main__"),
+)
+
+
+def module_name(path: Path) -> str:
+    """The dotted name of a module file of the package (``gaple.reference.turn``)."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def gaple_imports(module: str, path: Path) -> set[str]:
+    """The modules of gaple that ``path`` (the text of ``module``) imports, relative imports
+    resolved, the names a ``from`` statement imports counted as modules where they are ones."""
+    package = module.split(".")
+    if path.stem != "__init__":
+        package = package[:-1]
+    named: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            named.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join([*package[: len(package) - node.level + 1], *filter(None, [base])])
+            named.add(base)
+            named.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in named if name in MODULES}
+
+
+def layer_of(module: str) -> int:
+    """The index in LAYERS of a module; a ``__main__`` is always at the top (it is a command)."""
+    parts = module.split(".")
+    if parts[-1] == "__main__":
+        return len(LAYERS) - 1
+    (index,) = [i for i, layer in enumerate(LAYERS) if parts[1] in layer]
+    return index
+
+
+MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def upward_imports(modules: dict[str, Path]) -> list[str]:
+    """Every import of a module from a layer above its own, as ``importer -> imported``.
+    The package itself (``gaple``) is below everything: importing any module imports it."""
+    return sorted(
+        f"{module} -> {imported}"
+        for module, path in modules.items()
+        if module != "gaple"
+        for imported in gaple_imports(module, path)
+        if imported != "gaple" and layer_of(imported) > layer_of(module)
+    )
+
+
+def test_every_module_of_the_package_has_a_layer() -> None:
+    for module in MODULES:
+        if module != "gaple":
+            layer_of(module)
+
+
+def test_no_module_imports_from_a_layer_above_its_own() -> None:
+    assert upward_imports(MODULES) == []
+
+
+def test_the_layer_order_catches_the_reference_importing_the_state_api(tmp_path: Path) -> None:
+    # A planted break: a copy of the reference that imports gaple.state (the import circle
+    # this order replaced) is named.
+    turn = PACKAGE / "reference" / "turn.py"
+    broken = tmp_path / "turn.py"
+    broken.write_text("from gaple.state import legal_moves\n" + turn.read_text(encoding="utf-8"))
+    assert upward_imports({"gaple.reference.turn": broken}) == [
+        "gaple.reference.turn -> gaple.state"
+    ]
+
+
+def import_cycles(modules: dict[str, Path]) -> list[list[str]]:
+    """The import circles among ``modules`` (Tarjan's strongly connected components)."""
+    edges = {
+        m: sorted(gaple_imports(m, p) & modules.keys() - {m, "gaple"}) for m, p in modules.items()
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in edges[module]:
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            circle = stack[stack.index(module) :]
+            del stack[stack.index(module) :]
+            if len(circle) > 1:
+                cycles.append(sorted(circle))
+
+    for module in sorted(edges):
+        if module not in index:
+            visit(module)
+    return cycles
+
+
+def test_no_import_circle_below_the_command_line() -> None:
+    # The command line's first modules import each other on purpose (the signal window of
+    # gaple.cli.signals); everything below it is a straight order.
+    below = {m: p for m, p in MODULES.items() if m == "gaple" or layer_of(m) < len(LAYERS) - 1}
+    assert import_cycles(below) == []
+
+
+def test_the_circle_check_sees_a_circle(tmp_path: Path) -> None:
+    # A planted break: the reference's turn module and the state API importing each other.
+    turn = tmp_path / "turn.py"
+    turn.write_text("import gaple.state\n")
+    state = tmp_path / "state.py"
+    state.write_text("import gaple.reference.turn\n")
+    assert import_cycles({"gaple.reference.turn": turn, "gaple.state": state}) == [
+        ["gaple.reference.turn", "gaple.state"]
+    ]
 
 
 @pytest.mark.parametrize("module", CORE)
