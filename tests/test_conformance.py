@@ -631,16 +631,18 @@ def test_a_held_double_kept_alive_only_by_discards_is_caught(
     # An engine that looks for the double's other tiles in hands and the set-aside tiles but
     # not among the discards kills a held 6-6 (or 0-0) that only discarded tiles keep alive.
     # Before cover-alive-discarded held its 6-6 in hand, every vector passed such an engine.
-    real = partnership._fate
+    real = partnership.double_fates
 
-    def blind_to_discards(*args: Any) -> partnership.DoubleFate:
-        fate = real(*args)
+    def blind_to_discards(*args: Any) -> tuple[partnership.DoubleFate, ...]:
+        return tuple(map(killed_if_only_discards_keep_it, real(*args)))
+
+    def killed_if_only_discards_keep_it(fate: partnership.DoubleFate) -> partnership.DoubleFate:
         spots = {keeper.spot for keeper in fate.keepers}
         if fate.fate is partnership.Fate.KEPT_ALIVE and spots == {partnership.Spot.DISCARDED}:
             return attrs.evolve(fate, fate=partnership.Fate.DEAD, keepers=())
         return fate
 
-    monkeypatch.setattr(partnership, "_fate", blind_to_discards)
+    monkeypatch.setattr(partnership, "double_fates", blind_to_discards)
     summary = run_suite(cases, lambda: ReferenceEngine(rules=REFERENCE))
     failed = {o.case for o in summary.outcomes if o.status == "failed"}
     assert {"cover-alive-discarded", "cover-alive-blank-discarded"} <= failed

@@ -364,3 +364,14 @@ def test_the_docs_configuration_imports_gaple_from_its_own_tree(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     # The package of this tree, whatever else is installed.
     assert Path(done.stdout.strip()) == src / "gaple" / "__init__.py"
+
+
+def test_a_rule_box_shows_the_helpers_its_deciding_function_calls(site: dict[str, _Ids]) -> None:
+    # play.match-end is decided by line.joined, which reads the number of the end named
+    # (end_number of line_ends) and asks whether the tile shows it (fits), in that order; the
+    # box links each after the decider. turn.forced-play's must_place then calls playable.
+    source = "../_modules/gaple/reference/line.html#"
+    links = [link for link in site["rules/turn.html"].links if link.startswith(source)]
+    assert links == [source + name for name in ("joined", "end_number", "line_ends", "fits")] + [
+        source + "playable"
+    ]

@@ -58,7 +58,7 @@ from sphinx.util.docutils import SphinxDirective
 import gaple
 import gaple.reference  # imports every reference module, so each decider is in the table
 from gaple.presets import PRESETS, Preset
-from gaple.reference.deciding import decided_by
+from gaple.reference.deciding import DECIDERS, decided_by
 from gaple.registry import RULES, Rule, rule_anchor, rule_page, rule_url
 from gaple.rules import Ruleset, option_info
 from gaple.sources import SOURCES
@@ -153,15 +153,36 @@ def _rule_body(rule: Rule) -> str:
     return f"{rule.statement}\n\n" + " ".join(facts) + "\n"
 
 
-def decider_nodes(rule_id: str, docname: str) -> list[nodes.Node]:
-    """The end of a rule's box on page ``docname``: the reference function that decides the
-    rule, named in full and linked to its highlighted source (the page of its module that
-    ``sphinx.ext.viewcode`` writes, at the function), then its code, folded in the HTML.
+def helpers_of(function: Callable[..., object]) -> list[Callable[..., object]]:
+    """The reference functions ``function`` calls by name, in the order of their first call:
+    what a reader of the rule's code reads next. A function deciding a rule of its own is
+    left out: its rule has its own box."""
+    deciders = {decider for marked in DECIDERS.values() for decider in marked}
+    (definition,) = ast.parse(textwrap.dedent(inspect.getsource(function))).body
+    assert isinstance(definition, ast.FunctionDef)
+    calls = sorted(
+        (node.lineno, node.col_offset, node.func.id)
+        for statement in definition.body  # not the decorators: @decides is no helper
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    )
+    helpers: list[Callable[..., object]] = []
+    for _, _, name in calls:
+        called = getattr(function, "__globals__", {}).get(name)
+        if (
+            inspect.isfunction(called)
+            and called.__module__.startswith("gaple.reference.")
+            and called not in deciders
+            and called not in helpers
+        ):
+            helpers.append(called)
+    return helpers
 
-    Raises:
-        KeyError: no reference function, or more than one, decides the rule.
-    """
-    function = decided_by(rule_id)
+
+def _code_nodes(function: Callable[..., object], docname: str, label: str) -> list[nodes.Node]:
+    """``label`` and the full name of ``function``, linked to its highlighted source (the page
+    of its module that ``sphinx.ext.viewcode`` writes, at the function), then its code, folded
+    in the HTML."""
     module, qualname = function.__module__, function.__qualname__
     name = f"{module}.{qualname}"
     source = posixpath.relpath(
@@ -170,7 +191,7 @@ def decider_nodes(rule_id: str, docname: str) -> list[nodes.Node]:
     link = nodes.reference(
         "", "", nodes.literal(name, name), internal=True, refuri=f"{source}.html#{qualname}"
     )
-    said = nodes.paragraph("", "", nodes.emphasis("", "Decided by:"), nodes.Text(" "), link)
+    said = nodes.paragraph("", "", nodes.emphasis("", label), nodes.Text(" "), link)
     code = textwrap.dedent(inspect.getsource(function)).rstrip("\n")
     block = nodes.literal_block(code, code, language="python")
     summary = html.escape(f"The code of {qualname}")
@@ -182,6 +203,20 @@ def decider_nodes(rule_id: str, docname: str) -> list[nodes.Node]:
         block,
         nodes.raw("", "</details>", format="html"),
     ]
+
+
+def decider_nodes(rule_id: str, docname: str) -> list[nodes.Node]:
+    """The end of a rule's box on page ``docname``: the reference function that decides the
+    rule and its code, then each reference function it calls (:func:`helpers_of`) and theirs.
+
+    Raises:
+        KeyError: no reference function, or more than one, decides the rule.
+    """
+    function = decided_by(rule_id)
+    shown = _code_nodes(function, docname, "Decided by:")
+    for helper in helpers_of(function):
+        shown.extend(_code_nodes(helper, docname, "It calls:"))
+    return shown
 
 
 class RuleDirective(_RenderDirective):

@@ -63,8 +63,8 @@ def make_position(
     blocker: int | None = None,
     closing: Tile | None = None,
 ) -> Position:
-    """A :class:`Position`; without ``line``, the line is every tile not held, discarded or
-    set aside, and without ``discards`` nobody discarded.
+    """A :class:`~gaple.hand.Position`; without ``line``, the line is every tile not held,
+    discarded or set aside, and without ``discards`` nobody discarded.
 
     Raises:
         InvalidPosition: the position cannot be reached under ``rules``.
@@ -249,7 +249,8 @@ def _ending_problem(pos: Position) -> _Problem | None:
 
 
 def position_of(state: State) -> Position:
-    """The finished position of ``state``, built and checked like any other :class:`Position`.
+    """The finished position of ``state``, built and checked like any other
+    :class:`~gaple.hand.Position`.
 
     Raises:
         ValueError: the hand has not ended.

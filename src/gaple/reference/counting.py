@@ -34,16 +34,72 @@ __all__ = [
     "SeatRank",
     "blank_double",
     "count_seat",
-    "lowest_tile",
     "rank",
     "winning_team",
 ]
 
+
 DOUBLE_BLANK = Tile(0, 0)
 """0-0, the tile whose value the double-blank option changes."""
 
+
 DOUBLE_BLANK_VALUE = 25
 """What 0-0 counts under the option when it is its holder's only blank."""
+
+
+@decides("score.count")
+def count_seat(
+    seat: int, hand: Sequence[Tile], discards: Sequence[Tile], *, double_blank_25: bool
+) -> SeatCount:
+    """A seat's count is the pip total of the tiles left in its hand plus the tiles it
+    discarded (0-0 at the value :func:`blank_double` gives it)."""
+    tiles = (*hand, *discards)
+    blank = blank_double(tiles, double_blank_25=double_blank_25)
+    count = sum(t.pips for t in tiles) + (0 if blank is None else blank.value)
+    return SeatCount(
+        seat=seat,
+        hand=tuple(sorted(hand)),
+        discards=tuple(sorted(discards)),
+        blank_double=blank,
+        count=count,
+    )
+
+
+@decides("score.double-blank-25")
+def blank_double(tiles: Iterable[Tile], *, double_blank_25: bool) -> BlankDouble | None:
+    """Under the option, 0-0 counts 25 when its holder has no other tile with a blank among
+    its hand and discards, and 0 otherwise; ``None`` when the option is off or 0-0 is absent."""
+    held = tuple(sorted(tiles))
+    if not double_blank_25 or DOUBLE_BLANK not in held:
+        return None
+    others = tuple(t for t in held if t.has(0) and t != DOUBLE_BLANK)
+    return BlankDouble(value=0 if others else DOUBLE_BLANK_VALUE, other_blanks=others)
+
+
+@decides("score.rank")
+def rank(counts: Sequence[SeatCount]) -> tuple[SeatRank, ...]:
+    """The lowest count ranks first; between equal counts, the seat whose lowest tile has the
+    fewest pips, then the seat whose lowest tile has the smaller low half; a seat with no tiles
+    ranks first among equal counts."""
+    ranks = []
+    for count in counts:
+        lowest = min(count.tiles, key=lambda tile: (tile.pips, tile.low), default=None)
+        if lowest is None:
+            key = (count.count, 0, 0, 0)
+        else:
+            key = (count.count, 1, lowest.pips, lowest.low)
+        ranks.append(SeatRank(count.seat, count.count, lowest, key))
+    return tuple(sorted(ranks, key=lambda entry: entry.key))
+
+
+@decides("score.team")
+def winning_team(rules: Ruleset, winner: int | None) -> int | None:
+    """With teams, the hand goes to the team of the winning seat (its index in
+    :attr:`~gaple.reference.equipment.Table.teams`), whatever its partner holds; ``None``
+    without teams or without a winner."""
+    if not rules.partnership or winner is None:
+        return None
+    return table(rules).team_of(winner)
 
 
 @frozen
@@ -79,7 +135,7 @@ class SeatCount:
 
 @frozen
 class SeatRank:
-    """One seat's place in the ranking and the values that put it there."""
+    """One seat's place in the ranking and the values that put it there (:func:`rank`)."""
 
     seat: int
     """The seat ranked."""
@@ -87,64 +143,6 @@ class SeatRank:
     """Its count."""
     lowest: Tile | None
     """Its lowest tile by pips then low half; ``None`` when it has no tiles."""
-
-    @property
-    def key(self) -> tuple[int, int, int, int]:
-        """What orders the seats, lowest first: the count, 0 with no tiles (else 1), then the
-        lowest tile's pips and low half."""
-        if self.lowest is None:
-            return (self.count, 0, 0, 0)
-        return (self.count, 1, self.lowest.pips, self.lowest.low)
-
-
-@decides("score.double-blank-25")
-def blank_double(tiles: Iterable[Tile], *, double_blank_25: bool) -> BlankDouble | None:
-    """Under the option, 0-0 counts 25 when its holder has no other tile with a blank among
-    its hand and discards, and 0 otherwise; ``None`` when the option is off or 0-0 is absent."""
-    held = tuple(sorted(tiles))
-    if not double_blank_25 or DOUBLE_BLANK not in held:
-        return None
-    others = tuple(t for t in held if t.has(0) and t != DOUBLE_BLANK)
-    return BlankDouble(value=0 if others else DOUBLE_BLANK_VALUE, other_blanks=others)
-
-
-@decides("score.count")
-def count_seat(
-    seat: int, hand: Sequence[Tile], discards: Sequence[Tile], *, double_blank_25: bool
-) -> SeatCount:
-    """A seat's count is the pip total of the tiles left in its hand plus the tiles it
-    discarded (0-0 at the value :func:`blank_double` gives it)."""
-    tiles = (*hand, *discards)
-    blank = blank_double(tiles, double_blank_25=double_blank_25)
-    count = sum(t.pips for t in tiles) + (0 if blank is None else blank.value)
-    return SeatCount(
-        seat=seat,
-        hand=tuple(sorted(hand)),
-        discards=tuple(sorted(discards)),
-        blank_double=blank,
-        count=count,
-    )
-
-
-def lowest_tile(tiles: Iterable[Tile]) -> Tile | None:
-    """The tile with the fewest pips, then the smaller low half; ``None`` for no tiles."""
-    return min(tiles, key=lambda t: (t.pips, t.low), default=None)
-
-
-@decides("score.rank")
-def rank(counts: Sequence[SeatCount]) -> tuple[SeatRank, ...]:
-    """The lowest count ranks first; between equal counts, the seat whose lowest tile has the
-    fewest pips, then the seat whose lowest tile has the smaller low half; a seat with no tiles
-    ranks first among equal counts."""
-    entries = [SeatRank(c.seat, c.count, lowest_tile(c.tiles)) for c in counts]
-    return tuple(sorted(entries, key=lambda entry: entry.key))
-
-
-@decides("score.team")
-def winning_team(rules: Ruleset, winner: int | None) -> int | None:
-    """With teams, the hand goes to the team of the winning seat (its index in
-    :attr:`~gaple.reference.equipment.Table.teams`), whatever its partner holds; ``None``
-    without teams or without a winner."""
-    if not rules.partnership or winner is None:
-        return None
-    return table(rules).team_of(winner)
+    key: tuple[int, int, int, int]
+    """What ordered it, lowest first: the count, 0 with no tiles (else 1), then the lowest
+    tile's pips and low half."""

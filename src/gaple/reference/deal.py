@@ -35,9 +35,12 @@ def hand_sizes(rules: Ruleset) -> tuple[int, ...]:
     return sizes
 
 
-def undealt(rules: Ruleset) -> int:
-    """How many tiles of the set no seat receives (rule ``deal.sizes``)."""
-    return len(set_of(rules.max_pip)) - sum(hand_sizes(rules))
+@decides("deal.unsourced")
+def sourced(rules: Ruleset) -> bool:
+    """Whether a source describes the deal: the double-six set dealt 4 x 7, 4 x 6 or 5 x 5
+    (:data:`~gaple.rules.SOURCED_DEALS`); any other deal is played by the same rules for study
+    only."""
+    return rules.max_pip == 6 and (rules.players, rules.hand_size) in SOURCED_DEALS
 
 
 @decides("deal.starter")
@@ -47,12 +50,9 @@ def turns_up_starter(rules: Ruleset) -> bool:
     return undealt(rules) > 0
 
 
-@decides("deal.unsourced")
-def sourced(rules: Ruleset) -> bool:
-    """Whether a source describes the deal: the double-six set dealt 4 x 7, 4 x 6 or 5 x 5
-    (:data:`~gaple.rules.SOURCED_DEALS`); any other deal is played by the same rules for study
-    only."""
-    return rules.max_pip == 6 and (rules.players, rules.hand_size) in SOURCED_DEALS
+def undealt(rules: Ruleset) -> int:
+    """How many tiles of the set no seat receives (rule ``deal.sizes``)."""
+    return len(set_of(rules.max_pip)) - sum(hand_sizes(rules))
 
 
 def deal_problem(rules: Ruleset, deal: Deal) -> str | None:

@@ -22,6 +22,23 @@ def set_of(max_pip: int) -> tuple[Tile, ...]:
     return tuple(Tile(low, high) for low in range(max_pip + 1) for high in range(low, max_pip + 1))
 
 
+@decides("table.seats")
+def table(rules: Ruleset) -> Table:
+    """Seats are numbered from 0 and act in that order, wrapping round; partnership play needs
+    exactly four seats, and seats 0 and 2 are partners against seats 1 and 3 (SUWIKI, PAGAT).
+
+    Raises:
+        gaple.rules.InvalidRuleset: partnership play with other than four seats.
+    """
+    seats = tuple(range(rules.players))
+    if rules.partnership:
+        if rules.players != 4:
+            msg = f"partnership play needs exactly 4 seats, got {rules.players}"
+            raise InvalidRuleset(msg)
+        return Table(seats=seats, teams=((0, 2), (1, 3)))
+    return Table(seats=seats, teams=tuple((seat,) for seat in seats))
+
+
 @frozen
 class Table:
     """The seats in turn order and the sides they play for."""
@@ -46,20 +63,3 @@ class Table:
     def team_of(self, seat: int) -> int:
         """The index in :attr:`teams` of the side ``seat`` plays for."""
         return next(side for side, team in enumerate(self.teams) if seat in team)
-
-
-@decides("table.seats")
-def table(rules: Ruleset) -> Table:
-    """Seats are numbered from 0 and act in that order, wrapping round; partnership play needs
-    exactly four seats, and seats 0 and 2 are partners against seats 1 and 3 (SUWIKI, PAGAT).
-
-    Raises:
-        gaple.rules.InvalidRuleset: partnership play with other than four seats.
-    """
-    seats = tuple(range(rules.players))
-    if rules.partnership:
-        if rules.players != 4:
-            msg = f"partnership play needs exactly 4 seats, got {rules.players}"
-            raise InvalidRuleset(msg)
-        return Table(seats=seats, teams=((0, 2), (1, 3)))
-    return Table(seats=seats, teams=tuple((seat,) for seat in seats))

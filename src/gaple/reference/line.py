@@ -18,11 +18,40 @@ from gaple.tiles import Tile
 
 __all__ = ["Ends", "Line", "end_number", "fits", "joined", "line_ends", "opened", "playable"]
 
+
 Line = tuple[tuple[int, int], ...]
 """The placed tiles from left to right, each as (left half, right half)."""
 
+
 Ends = tuple[int, int]
 """The numbers the open left and right ends show."""
+
+
+@decides("play.match-end")
+def joined(line: Line, tile: Tile, end: End) -> Line | None:
+    """A placed tile joins one named end of the line with a half showing that end's number,
+    and its other half becomes the new end; ``None`` when neither half shows it. The line is a
+    single chain: a double sits in line like any tile and never branches. A tile that fits
+    both ends is two different moves, one for each end (SUWIKI, PAGAT, DOMINO4D, BLOCK100,
+    CHIPS)."""
+    number = end_number(line_ends(line), end)
+    if not fits(tile, number):
+        return None
+    if end is End.LEFT:
+        return ((tile.other(number), number), *line)
+    return (*line, (number, tile.other(number)))
+
+
+def fits(tile: Tile, number: int) -> bool:
+    """Whether one of ``tile``'s halves shows ``number``, so that it may join an end showing
+    it (:func:`joined`)."""
+    return tile.has(number)
+
+
+def playable(hand: Iterable[Tile], ends: Ends) -> tuple[Tile, ...]:
+    """The tiles of ``hand`` that fit one end or the other, in the hand's order."""
+    left, right = ends
+    return tuple(tile for tile in hand if fits(tile, left) or fits(tile, right))
 
 
 def opened(tile: Tile) -> Line:
@@ -40,27 +69,3 @@ def end_number(ends: Ends, end: End) -> int:
     """The number the named end shows."""
     left, right = ends
     return left if end is End.LEFT else right
-
-
-@decides("play.match-end")
-def fits(tile: Tile, number: int) -> bool:
-    """A tile may join an end when one of its halves shows that end's number (SUWIKI, PAGAT,
-    DOMINO4D, BLOCK100, CHIPS); :func:`joined` says how it lies."""
-    return tile.has(number)
-
-
-def joined(line: Line, tile: Tile, end: End) -> Line:
-    """The line after ``tile``, which fits ``end``, joins it (rule ``play.match-end``): the half
-    showing the end's number touches the line, the other half is the new end. A double sits in
-    line like any tile; the line never branches."""
-    if end is End.LEFT:
-        number = line[0][0]
-        return ((tile.other(number), number), *line)
-    number = line[-1][1]
-    return (*line, (number, tile.other(number)))
-
-
-def playable(hand: Iterable[Tile], ends: Ends) -> tuple[Tile, ...]:
-    """The tiles of ``hand`` that fit one end or the other, in the hand's order."""
-    left, right = ends
-    return tuple(tile for tile in hand if fits(tile, left) or fits(tile, right))

@@ -29,6 +29,13 @@ __all__ = [
 ]
 
 
+@decides("match.single-hand")
+def single_hand_winner(hand_winner: int) -> int:
+    """A match with neither a target nor an agreed number of hands (per-hand and chips
+    settlement) is a single hand, won by the side that won it (PAGAT, CHIPS, DOMINO4D)."""
+    return hand_winner
+
+
 @decides("match.target")
 def target_winner(target: int, totals: tuple[int, ...]) -> int | None:
     """A points match ends after the hand in which a side first reaches the target: the side
@@ -53,11 +60,14 @@ def rounds_winner(match_hands: int, totals: tuple[int, ...], played: int) -> int
     return None
 
 
-@decides("match.single-hand")
-def single_hand_winner(hand_winner: int) -> int:
-    """A match with neither a target nor an agreed number of hands (per-hand and chips
-    settlement) is a single hand, won by the side that won it (PAGAT, CHIPS, DOMINO4D)."""
-    return hand_winner
+@decides("match.opener")
+def next_hand(designated: int, winner: int | None, *, first_hand: bool) -> NextHand:
+    """After a hand designated to seat ``designated`` and won by seat ``winner``, the next hand
+    is designated to the winner and led by the later hands' rule (PAGAT, BLOCK100, SUWIKI); a
+    hand a tied challenge voids (no winner) is dealt again as it was."""
+    if winner is None:
+        return NextHand(first_seat=designated, first_hand=first_hand)
+    return NextHand(first_seat=winner, first_hand=False)
 
 
 def match_winner(
@@ -81,16 +91,6 @@ class NextHand:
     """The designated seat, or ``None`` for the first hand, whose seat is drawn by lot."""
     first_hand: bool
     """Whether the first hand's lead rule applies."""
-
-
-@decides("match.opener")
-def next_hand(designated: int, winner: int | None, *, first_hand: bool) -> NextHand:
-    """After a hand designated to seat ``designated`` and won by seat ``winner``, the next hand
-    is designated to the winner and led by the later hands' rule (PAGAT, BLOCK100, SUWIKI); a
-    hand a tied challenge voids (no winner) is dealt again as it was."""
-    if winner is None:
-        return NextHand(first_seat=designated, first_hand=first_hand)
-    return NextHand(first_seat=winner, first_hand=False)
 
 
 def start_hand(rules: Ruleset, deal: Deal, upcoming: NextHand) -> State:

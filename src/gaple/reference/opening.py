@@ -39,16 +39,19 @@ def must_lead(line: Line) -> bool:
     return not line
 
 
-@decides("open.double-blank")
-def double_blank_leads(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
-    """Under the double-blank rule only 0-0 may be led, so its holder opens (PAGAT, DOMINO4D)."""
-    return frozenset(tile for tile in tiles if tile == Tile(0, 0))
-
-
-@decides("open.double")
-def double_leads(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
-    """Under the double rule the lead must be a double (PAGAT)."""
-    return frozenset(tile for tile in tiles if tile.is_double)
+@decides("open.double-blank", "open.double")
+def lead_seat(rules: Ruleset, deal: Deal, *, first_hand: bool) -> int:
+    """In a hand with no starter the designated seat leads when it holds a tile it may lead;
+    if it holds none, the right to lead passes to the next seat in turn that holds one. Under
+    the double rule the lead must be a double (PAGAT); under the double-blank rule only 0-0
+    may be led, so its holder opens (PAGAT, DOMINO4D); a banned tile never leads
+    (``open.forbidden``)."""
+    allowed = leadable(rules, first_hand=first_hand)
+    return next(
+        seat
+        for seat in table(rules).in_turn_from(deal.first_seat)
+        if any(tile in allowed for tile in deal.hands[seat])
+    )
 
 
 @decides("open.any-tile")
@@ -57,71 +60,12 @@ def any_tile_leads(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
     return frozenset(tiles)
 
 
-def rule_leads(lead: LeadRule, max_pip: int) -> frozenset[Tile]:
-    """The tiles of the double-``max_pip`` set that ``lead`` lets open, before house bans."""
-    tiles = set_of(max_pip)
-    match lead:
-        case LeadRule.DOUBLE_BLANK:
-            return double_blank_leads(tiles)
-        case LeadRule.DOUBLE:
-            return double_leads(tiles)
-        case LeadRule.ANY_TILE:
-            return any_tile_leads(tiles)
-
-
 @decides("open.forbidden")
 def banned(rules: Ruleset, tile: Tile) -> bool:
-    """House rule: a listed tile may not be led, whatever the lead rule (SUWIKI,
+    """House rule: a listed tile may not be led, whatever the lead rule; a seat holding no
+    other tile it may lead passes the right to lead on (:func:`lead_seat`) (SUWIKI,
     KAMPUNG2009)."""
     return tile in rules.forbidden_leads
-
-
-def lead_rule(rules: Ruleset, *, first_hand: bool) -> LeadRule:
-    """The lead rule in force: the first hand's in a match's first hand, the later hands' rule
-    after it (``match.opener``)."""
-    return rules.first_lead if first_hand else rules.later_lead
-
-
-def leadable(rules: Ruleset, *, first_hand: bool) -> frozenset[Tile]:
-    """The tiles that may open a hand with no starter: those the lead rule in force allows,
-    less the banned ones."""
-    lead = lead_rule(rules, first_hand=first_hand)
-    return frozenset(tile for tile in rule_leads(lead, rules.max_pip) if not banned(rules, tile))
-
-
-def check_rules(rules: Ruleset) -> None:
-    """Check that a hand can be dealt and opened under ``rules``: the seats round the table
-    (:func:`~gaple.reference.equipment.table`), the tiles each receives
-    (:func:`~gaple.reference.deal.hand_sizes`), and, when every tile is dealt so that no
-    starter opens, a tile each lead rule lets open once the banned ones are left out.
-
-    Raises:
-        gaple.rules.InvalidRuleset: the first of these that fails.
-    """
-    table(rules)
-    if turns_up_starter(rules):
-        return
-    for name, first_hand in (("first_lead", True), ("later_lead", False)):
-        if not leadable(rules, first_hand=first_hand):
-            banned_tiles = ", ".join(map(str, sorted(rules.forbidden_leads)))
-            msg = (
-                f"{name} = {lead_rule(rules, first_hand=first_hand).value} leaves no tile to "
-                f"lead once {banned_tiles} may not be led"
-            )
-            raise InvalidRuleset(msg)
-
-
-def lead_seat(rules: Ruleset, deal: Deal, *, first_hand: bool) -> int:
-    """The opener of a hand with no starter: the first seat, from the designated one in turn
-    order, holding a tile it may lead; so the right to lead passes on from a seat that holds
-    none (``open.double``, ``open.forbidden``), and under the double-blank rule the holder of
-    0-0 opens (``open.double-blank``)."""
-    allowed = leadable(rules, first_hand=first_hand)
-    return next(
-        seat
-        for seat in table(rules).in_turn_from(deal.first_seat)
-        if any(tile in allowed for tile in deal.hands[seat])
-    )
 
 
 @decides("open.starter-seat")
@@ -164,3 +108,60 @@ def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
         history=(),
         ending=ending,
     )
+
+
+def leadable(rules: Ruleset, *, first_hand: bool) -> frozenset[Tile]:
+    """The tiles that may open a hand with no starter: those the lead rule in force allows,
+    less the banned ones."""
+    lead = lead_rule(rules, first_hand=first_hand)
+    return frozenset(tile for tile in rule_leads(lead, rules.max_pip) if not banned(rules, tile))
+
+
+def lead_rule(rules: Ruleset, *, first_hand: bool) -> LeadRule:
+    """The lead rule in force: the first hand's in a match's first hand, the later hands' rule
+    after it (``match.opener``)."""
+    return rules.first_lead if first_hand else rules.later_lead
+
+
+def rule_leads(lead: LeadRule, max_pip: int) -> frozenset[Tile]:
+    """The tiles of the double-``max_pip`` set that ``lead`` lets open, before house bans."""
+    tiles = set_of(max_pip)
+    match lead:
+        case LeadRule.DOUBLE_BLANK:
+            return double_blank_leads(tiles)
+        case LeadRule.DOUBLE:
+            return double_leads(tiles)
+        case LeadRule.ANY_TILE:
+            return any_tile_leads(tiles)
+
+
+def double_blank_leads(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
+    """The tiles the double-blank rule lets open: only 0-0 (:func:`lead_seat`)."""
+    return frozenset(tile for tile in tiles if tile == Tile(0, 0))
+
+
+def double_leads(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
+    """The tiles the double rule lets open: the doubles (:func:`lead_seat`)."""
+    return frozenset(tile for tile in tiles if tile.is_double)
+
+
+def check_rules(rules: Ruleset) -> None:
+    """Check that a hand can be dealt and opened under ``rules``: the seats round the table
+    (:func:`~gaple.reference.equipment.table`), the tiles each receives
+    (:func:`~gaple.reference.deal.hand_sizes`), and, when every tile is dealt so that no
+    starter opens, a tile each lead rule lets open once the banned ones are left out.
+
+    Raises:
+        gaple.rules.InvalidRuleset: the first of these that fails.
+    """
+    table(rules)
+    if turns_up_starter(rules):
+        return
+    for name, first_hand in (("first_lead", True), ("later_lead", False)):
+        if not leadable(rules, first_hand=first_hand):
+            banned_tiles = ", ".join(map(str, sorted(rules.forbidden_leads)))
+            msg = (
+                f"{name} = {lead_rule(rules, first_hand=first_hand).value} leaves no tile to "
+                f"lead once {banned_tiles} may not be led"
+            )
+            raise InvalidRuleset(msg)

@@ -44,6 +44,183 @@ __all__ = [
 ]
 
 
+@decides("partner.out")
+def score_out(pos: Position, counts: Sequence[SeatCount], fates: Sequence[DoubleFate]) -> OutScore:
+    """When a seat goes out its pair scores the pips left in the two opponents' hands and
+    discards, with each dead double at its value, plus the closing bonus; under the debit
+    option the losing pair also loses its dead doubles' values."""
+    rules = pos.rules
+    out = pos.out_seat
+    assert out is not None  # checked when the position was built
+    team = table(rules).team_of(out)
+    opponents = table(rules).teams[1 - team]
+    dead = [f for f in fates if f.dead]
+    dead_extra = sum(f.value - f.counted for f in dead)
+    bonus = closing_bonus(rules, out, pos.closing)
+    debit = sum(f.value for f in dead) if rules.dead_double_debit else 0
+    opponent_counts = tuple(counts[s].count for s in opponents)
+    points = [0, 0]
+    points[team] = sum(opponent_counts) + dead_extra + (0 if bonus is None else bonus.bonus)
+    if debit:
+        points[1 - team] = -debit
+    return OutScore(
+        out_seat=out,
+        team=team,
+        opponents=opponents,
+        opponent_counts=opponent_counts,
+        dead_extra=dead_extra,
+        closing=bonus,
+        debit=debit,
+        points=(points[0], points[1]),
+    )
+
+
+@decides("partner.challenge")
+def challenge(pos: Position, counts: Sequence[int]) -> Challenge:
+    """A blocked hand is decided by comparing the blocker (who placed the last tile) with the
+    next seat: strictly lower, the blocker's pair scores its stake times its multiplier;
+    otherwise (neunggar cadas) the opponents score theirs. Doubles count their pips."""
+    rules = pos.rules
+    blocker = pos.blocker
+    assert blocker is not None  # checked when the position was built
+    rival = (blocker + 1) % rules.players
+    mine, theirs = counts[blocker], counts[rival]
+    tie: ChallengeTie | None = None
+    if mine == theirs:
+        tie, winner = rules.challenge_tie, tied_challenge_winner(rules, blocker)
+    else:
+        winner = blocker if mine < theirs else rival
+    if winner is None:
+        return Challenge(blocker, rival, mine, theirs, tie, None, None, None, 0, 0, (0, 0))
+    if winner == blocker:
+        base, multiplier = rules.challenge_win_base, rules.challenge_win_multiplier
+    else:
+        base, multiplier = rules.challenge_loss_base, rules.challenge_loss_multiplier
+    pips = stake(base, rules, blocker, counts)
+    team = table(rules).team_of(winner)
+    points = [0, 0]
+    points[team] = pips * multiplier
+    return Challenge(
+        blocker=blocker,
+        rival=rival,
+        blocker_count=mine,
+        rival_count=theirs,
+        tie=tie,
+        winner=winner,
+        winning_team=team,
+        stake_base=base,
+        stake=pips,
+        multiplier=multiplier,
+        points=(points[0], points[1]),
+    )
+
+
+@decides("partner.challenge-tie")
+def tied_challenge_winner(rules: Ruleset, blocker: int) -> int | None:
+    """A tied challenge is replayed (``None``: no winner) or, under the option, lost by the
+    blocker (the next seat wins)."""
+    if rules.challenge_tie is ChallengeTie.REPLAY:
+        return None
+    return (blocker + 1) % rules.players
+
+
+@decides("partner.dead-double")
+def double_fates(pos: Position, counts: Sequence[SeatCount]) -> tuple[DoubleFate, ...]:
+    """When the opponents go out, a special double still held by the losing pair, with no
+    open end showing its number and every other tile of that number in the line, is dead and
+    counts its value instead of its pips; never in a blocked hand or when its holder's partner
+    goes out. A tile of its number in any hand, discarded or set aside keeps it alive."""
+    seats = table(pos.rules)
+    out_team = None if pos.out_seat is None else seats.team_of(pos.out_seat)
+    fates = []
+    for double, value in special_doubles(pos.rules):
+        number = double.low
+        for count in counts:
+            if double not in count.tiles:
+                continue
+            discarded = double in count.discards
+            keepers: tuple[Keeper, ...] = ()
+            if pos.ending is Ending.BLOCKED:
+                fate = Fate.BLOCKED_HAND
+            elif seats.team_of(count.seat) == out_team:
+                fate = Fate.OWN_PAIR_OUT
+            elif discarded:
+                fate = Fate.DISCARDED
+            elif number in pos.ends:
+                fate = Fate.OPEN_END
+            else:
+                others = (
+                    Tile(number, other) for other in range(pos.rules.max_pip + 1) if other != number
+                )
+                keepers = tuple(_spot(pos, tile) for tile in sorted(others) if tile not in pos.line)
+                fate = Fate.KEPT_ALIVE if keepers else Fate.DEAD
+            counted = _counted(count, double)
+            fates.append(DoubleFate(double, count.seat, discarded, value, counted, fate, keepers))
+    return tuple(fates)
+
+
+@decides("partner.closing-double")
+def closing_bonus(rules: Ruleset, out_seat: int, closing: Tile | None) -> ClosingBonus | None:
+    """Going out with N-N (or 0-0) as the last tile earns the winners its value; under the
+    house rule ``closing_any_double`` any double earns the top double's. ``None`` when the
+    seat went out by discarding or the last tile earns nothing."""
+    if closing is None or not closing.is_double:
+        return None
+    top = Tile(rules.max_pip, rules.max_pip)
+    house_rule = closing != top and rules.closing_any_double
+    if closing == top or house_rule:
+        bonus = rules.top_double_bonus
+    elif closing == DOUBLE_BLANK:
+        bonus = rules.blank_double_bonus
+    else:
+        return None
+    return ClosingBonus(closing, out_seat, bonus, house_rule) if bonus else None
+
+
+def score_partnership(pos: Position, counts: Sequence[SeatCount]) -> PartnershipScore:
+    """Partnership scoring of ``pos``: the doubles' fates, then :func:`score_out` or
+    :func:`challenge` by how the hand ended."""
+    fates = double_fates(pos, counts)
+    if pos.ending is Ending.OUT:
+        return PartnershipScore(fates, score_out(pos, counts, fates), None)
+    return PartnershipScore(fates, None, challenge(pos, [c.count for c in counts]))
+
+
+def special_doubles(rules: Ruleset) -> tuple[tuple[Tile, int], ...]:
+    """The doubles with a dead and closing value, with that value: N-N (``top_double_bonus``)
+    then 0-0 (``blank_double_bonus``), each only when its value is not 0."""
+    top = Tile(rules.max_pip, rules.max_pip)
+    specials = ((top, rules.top_double_bonus), (DOUBLE_BLANK, rules.blank_double_bonus))
+    return tuple((tile, value) for tile, value in specials if value > 0)
+
+
+def stake(base: StakeBase, rules: Ruleset, blocker: int, counts: Sequence[int]) -> int:
+    """The pips a challenge is played for: all hands', the blocker's pair's or the other
+    pair's."""
+    if base is StakeBase.ALL:
+        return sum(counts)
+    own = table(rules).team_of(blocker)
+    team = own if base is StakeBase.BLOCKER_PAIR else 1 - own
+    return sum(counts[s] for s in table(rules).teams[team])
+
+
+def _spot(pos: Position, tile: Tile) -> Keeper:
+    """Where ``tile``, not in the line, is: in a hand, among a seat's discards, or set aside."""
+    for seat in range(pos.rules.players):
+        if tile in pos.hands[seat]:
+            return Keeper(tile, Spot.HAND, seat)
+        if tile in pos.discards[seat]:
+            return Keeper(tile, Spot.DISCARDED, seat)
+    return Keeper(tile, Spot.SET_ASIDE, None)
+
+
+def _counted(count: SeatCount, double: Tile) -> int:
+    """What ``double`` adds to ``count``: its pips, or for 0-0 its double-blank value."""
+    if double == DOUBLE_BLANK and count.blank_double is not None:
+        return count.blank_double.value
+    return double.pips
+
+
 class Fate(enum.Enum):
     """Why a special double is dead or not; only :attr:`DEAD` is dead."""
 
@@ -224,181 +401,3 @@ class PartnershipScore:
         decided = self.out if self.out is not None else self.challenge
         assert decided is not None  # exactly one of the two is set
         return decided.points
-
-
-def special_doubles(rules: Ruleset) -> tuple[tuple[Tile, int], ...]:
-    """The doubles with a dead and closing value, with that value: N-N (``top_double_bonus``)
-    then 0-0 (``blank_double_bonus``), each only when its value is not 0."""
-    top = Tile(rules.max_pip, rules.max_pip)
-    specials = ((top, rules.top_double_bonus), (DOUBLE_BLANK, rules.blank_double_bonus))
-    return tuple((tile, value) for tile, value in specials if value > 0)
-
-
-def _spot(pos: Position, tile: Tile) -> Keeper:
-    for seat in range(pos.rules.players):
-        if tile in pos.hands[seat]:
-            return Keeper(tile, Spot.HAND, seat)
-        if tile in pos.discards[seat]:
-            return Keeper(tile, Spot.DISCARDED, seat)
-    return Keeper(tile, Spot.SET_ASIDE, None)
-
-
-def _counted(count: SeatCount, double: Tile) -> int:
-    """What ``double`` adds to ``count``: its pips, or for 0-0 its double-blank value."""
-    if double == DOUBLE_BLANK and count.blank_double is not None:
-        return count.blank_double.value
-    return double.pips
-
-
-@decides("partner.dead-double")
-def double_fates(pos: Position, counts: Sequence[SeatCount]) -> tuple[DoubleFate, ...]:
-    """When the opponents go out, a special double still held by the losing pair, with no
-    open end showing its number and every other tile of that number in the line, is dead and
-    counts its value instead of its pips; never in a blocked hand or when its holder's partner
-    goes out. A tile of its number in any hand, discarded or set aside keeps it alive."""
-    fates = []
-    for double, value in special_doubles(pos.rules):
-        for count in counts:
-            if double in count.tiles:
-                fates.append(_fate(pos, count, double, value))
-    return tuple(fates)
-
-
-def _fate(pos: Position, count: SeatCount, double: Tile, value: int) -> DoubleFate:
-    rules = pos.rules
-    seat = count.seat
-    discarded = double in count.discards
-
-    def fate(why: Fate, keepers: tuple[Keeper, ...] = ()) -> DoubleFate:
-        return DoubleFate(double, seat, discarded, value, _counted(count, double), why, keepers)
-
-    if pos.ending is Ending.BLOCKED:
-        return fate(Fate.BLOCKED_HAND)
-    assert pos.out_seat is not None  # checked when the position was built
-    if table(rules).team_of(seat) == table(rules).team_of(pos.out_seat):
-        return fate(Fate.OWN_PAIR_OUT)
-    if discarded:
-        return fate(Fate.DISCARDED)
-    pip = double.low
-    if pip in pos.ends:
-        return fate(Fate.OPEN_END)
-    others = sorted(Tile(pip, q) for q in range(rules.max_pip + 1) if q != pip)
-    keepers = tuple(_spot(pos, t) for t in others if t not in pos.line)
-    return fate(Fate.KEPT_ALIVE, keepers) if keepers else fate(Fate.DEAD)
-
-
-@decides("partner.closing-double")
-def closing_bonus(rules: Ruleset, out_seat: int, closing: Tile | None) -> ClosingBonus | None:
-    """Going out with N-N (or 0-0) as the last tile earns the winners its value; under the
-    house rule ``closing_any_double`` any double earns the top double's. ``None`` when the
-    seat went out by discarding or the last tile earns nothing."""
-    if closing is None or not closing.is_double:
-        return None
-    top = Tile(rules.max_pip, rules.max_pip)
-    house_rule = closing != top and rules.closing_any_double
-    if closing == top or house_rule:
-        bonus = rules.top_double_bonus
-    elif closing == DOUBLE_BLANK:
-        bonus = rules.blank_double_bonus
-    else:
-        return None
-    return ClosingBonus(closing, out_seat, bonus, house_rule) if bonus else None
-
-
-@decides("partner.out")
-def score_out(pos: Position, counts: Sequence[SeatCount], fates: Sequence[DoubleFate]) -> OutScore:
-    """When a seat goes out its pair scores the pips left in the two opponents' hands and
-    discards, with each dead double at its value, plus the closing bonus; under the debit
-    option the losing pair also loses its dead doubles' values."""
-    rules = pos.rules
-    out = pos.out_seat
-    assert out is not None  # checked when the position was built
-    team = table(rules).team_of(out)
-    opponents = table(rules).teams[1 - team]
-    dead = [f for f in fates if f.dead]
-    dead_extra = sum(f.value - f.counted for f in dead)
-    bonus = closing_bonus(rules, out, pos.closing)
-    debit = sum(f.value for f in dead) if rules.dead_double_debit else 0
-    opponent_counts = tuple(counts[s].count for s in opponents)
-    points = [0, 0]
-    points[team] = sum(opponent_counts) + dead_extra + (0 if bonus is None else bonus.bonus)
-    if debit:
-        points[1 - team] = -debit
-    return OutScore(
-        out_seat=out,
-        team=team,
-        opponents=opponents,
-        opponent_counts=opponent_counts,
-        dead_extra=dead_extra,
-        closing=bonus,
-        debit=debit,
-        points=(points[0], points[1]),
-    )
-
-
-def stake(base: StakeBase, rules: Ruleset, blocker: int, counts: Sequence[int]) -> int:
-    """The pips a challenge is played for: all hands', the blocker's pair's or the other
-    pair's."""
-    if base is StakeBase.ALL:
-        return sum(counts)
-    own = table(rules).team_of(blocker)
-    team = own if base is StakeBase.BLOCKER_PAIR else 1 - own
-    return sum(counts[s] for s in table(rules).teams[team])
-
-
-@decides("partner.challenge-tie")
-def tied_challenge_winner(rules: Ruleset, blocker: int) -> int | None:
-    """A tied challenge is replayed (``None``: no winner) or, under the option, lost by the
-    blocker (the next seat wins)."""
-    if rules.challenge_tie is ChallengeTie.REPLAY:
-        return None
-    return (blocker + 1) % rules.players
-
-
-@decides("partner.challenge")
-def challenge(pos: Position, counts: Sequence[int]) -> Challenge:
-    """A blocked hand is decided by comparing the blocker (who placed the last tile) with the
-    next seat: strictly lower, the blocker's pair scores its stake times its multiplier;
-    otherwise (neunggar cadas) the opponents score theirs. Doubles count their pips."""
-    rules = pos.rules
-    blocker = pos.blocker
-    assert blocker is not None  # checked when the position was built
-    rival = (blocker + 1) % rules.players
-    mine, theirs = counts[blocker], counts[rival]
-    tie: ChallengeTie | None = None
-    if mine == theirs:
-        tie, winner = rules.challenge_tie, tied_challenge_winner(rules, blocker)
-    else:
-        winner = blocker if mine < theirs else rival
-    if winner is None:
-        return Challenge(blocker, rival, mine, theirs, tie, None, None, None, 0, 0, (0, 0))
-    if winner == blocker:
-        base, multiplier = rules.challenge_win_base, rules.challenge_win_multiplier
-    else:
-        base, multiplier = rules.challenge_loss_base, rules.challenge_loss_multiplier
-    pips = stake(base, rules, blocker, counts)
-    team = table(rules).team_of(winner)
-    points = [0, 0]
-    points[team] = pips * multiplier
-    return Challenge(
-        blocker=blocker,
-        rival=rival,
-        blocker_count=mine,
-        rival_count=theirs,
-        tie=tie,
-        winner=winner,
-        winning_team=team,
-        stake_base=base,
-        stake=pips,
-        multiplier=multiplier,
-        points=(points[0], points[1]),
-    )
-
-
-def score_partnership(pos: Position, counts: Sequence[SeatCount]) -> PartnershipScore:
-    """Partnership scoring of ``pos``: the doubles' fates, then :func:`score_out` or
-    :func:`challenge` by how the hand ended."""
-    fates = double_fates(pos, counts)
-    if pos.ending is Ending.OUT:
-        return PartnershipScore(fates, score_out(pos, counts, fates), None)
-    return PartnershipScore(fates, None, challenge(pos, [c.count for c in counts]))

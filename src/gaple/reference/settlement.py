@@ -26,37 +26,6 @@ __all__ = [
 ]
 
 
-@frozen
-class Settling:
-    """The points of each seat under an individual settlement, and what they were made of."""
-
-    settlement: Settlement
-    """The settlement applied."""
-    winner: int
-    """The winning seat."""
-    counts: tuple[int, ...]
-    """Each seat's count."""
-    points: tuple[int, ...]
-    """Each seat's points this hand."""
-
-    @property
-    def differences(self) -> tuple[tuple[int, int], ...]:
-        """(seat, its count minus the winner's) for every seat but the winner, in seat order."""
-        own = self.counts[self.winner]
-        return tuple((s, c - own) for s, c in enumerate(self.counts) if s != self.winner)
-
-    @property
-    def total(self) -> int:
-        """The sum of the differences: what the winner collects or scores."""
-        return sum(d for _, d in self.differences)
-
-
-def _settling(
-    settlement: Settlement, counts: Sequence[int], winner: int, points: Sequence[int]
-) -> Settling:
-    return Settling(settlement, winner, tuple(counts), tuple(points))
-
-
 @decides("settle.per-hand")
 def settle_per_hand(counts: Sequence[int], winner: int) -> Settling:
     """Per-hand settlement names the winner of each hand and awards no points."""
@@ -89,14 +58,6 @@ def settle_cumulative(counts: Sequence[int], winner: int) -> Settling:
     return _settling(Settlement.CUMULATIVE, counts, winner, counts)
 
 
-_SETTLE: dict[Settlement, Callable[[Sequence[int], int], Settling]] = {
-    Settlement.PER_HAND: settle_per_hand,
-    Settlement.CHIPS: settle_chips,
-    Settlement.DIFFERENCE: settle_difference,
-    Settlement.CUMULATIVE: settle_cumulative,
-}
-
-
 def settle(settlement: Settlement, counts: Sequence[int], winner: int) -> Settling:
     """The points of each seat under the individual ``settlement``.
 
@@ -107,3 +68,42 @@ def settle(settlement: Settlement, counts: Sequence[int], winner: int) -> Settli
         msg = "partnership points depend on the whole position: use score_position"
         raise ValueError(msg)
     return _SETTLE[settlement](counts, winner)
+
+
+@frozen
+class Settling:
+    """The points of each seat under an individual settlement, and what they were made of."""
+
+    settlement: Settlement
+    """The settlement applied."""
+    winner: int
+    """The winning seat."""
+    counts: tuple[int, ...]
+    """Each seat's count."""
+    points: tuple[int, ...]
+    """Each seat's points this hand."""
+
+    @property
+    def differences(self) -> tuple[tuple[int, int], ...]:
+        """(seat, its count minus the winner's) for every seat but the winner, in seat order."""
+        own = self.counts[self.winner]
+        return tuple((s, c - own) for s, c in enumerate(self.counts) if s != self.winner)
+
+    @property
+    def total(self) -> int:
+        """The sum of the differences: what the winner collects or scores."""
+        return sum(d for _, d in self.differences)
+
+
+def _settling(
+    settlement: Settlement, counts: Sequence[int], winner: int, points: Sequence[int]
+) -> Settling:
+    return Settling(settlement, winner, tuple(counts), tuple(points))
+
+
+_SETTLE: dict[Settlement, Callable[[Sequence[int], int], Settling]] = {
+    Settlement.PER_HAND: settle_per_hand,
+    Settlement.CHIPS: settle_chips,
+    Settlement.DIFFERENCE: settle_difference,
+    Settlement.CUMULATIVE: settle_cumulative,
+}
