@@ -12,7 +12,7 @@ import enum
 import re
 from collections.abc import Iterable
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from gaple.rules import Ruleset
 from gaple.tiles import TILE_TEXT, Tile, TileSet, tile_set
@@ -34,6 +34,7 @@ __all__ = [
     "Place",
     "Position",
     "State",
+    "acted",
     "is_move_text",
     "parse_move",
     "state_from_tiles",
@@ -375,6 +376,38 @@ def state_from_tiles(
         history=history,
         ending=ending,
     )
+
+
+def acted(
+    state: State,
+    action: Action,
+    *,
+    hand: tuple[Tile, ...],
+    discards: tuple[Tile, ...],
+    line: tuple[tuple[int, int], ...],
+    ending: Ending | None,
+    to_act: int | None,
+) -> State:
+    """The :class:`State` after ``action``: the acting seat's hand and discards as given, the
+    line, the ending and the seat to act as given, the action added to the history; every
+    other seat's tiles as they were. The reference's transition states only what a move
+    changes; its bitset fields are packed here."""
+    full = tile_set(state.rules.max_pip)
+    seat = action.seat
+    return evolve(
+        state,
+        hand_masks=_replaced(state.hand_masks, seat, full.mask(hand)),
+        discard_masks=_replaced(state.discard_masks, seat, full.mask(discards)),
+        line=line,
+        line_mask=full.mask(Tile(left, right) for left, right in line),
+        to_act=to_act,
+        history=(*state.history, action),
+        ending=ending,
+    )
+
+
+def _replaced(masks: tuple[int, ...], seat: int, mask: int) -> tuple[int, ...]:
+    return (*masks[:seat], mask, *masks[seat + 1 :])
 
 
 def _per_seat(value: Iterable[Iterable[Tile]]) -> tuple[tuple[Tile, ...], ...]:

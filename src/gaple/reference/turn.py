@@ -24,7 +24,7 @@ from gaple.hand import (
     Pass,
     Place,
     State,
-    state_from_tiles,
+    acted,
 )
 from gaple.reference.deciding import decides
 from gaple.reference.ending import ending_after, hand_over
@@ -193,36 +193,28 @@ def next_state(state: State, move: Move) -> State:
     """
     seat = state.to_act
     assert seat is not None  # move_error refuses every move once the hand has ended
-    seats = table(state.rules).seats
-    hands = [state.hand(other) for other in seats]
-    discards = [state.discards(other) for other in seats]
-    line = state.line
+    hand, discards, line = state.hand(seat), state.discards(seat), state.line
     match move:
         case Lead(tile):
-            hands[seat] = _without(hands[seat], tile)
-            line = opened(tile)
+            hand, line = _without(hand, tile), opened(tile)
         case Place(tile, end):
-            hands[seat] = _without(hands[seat], tile)
             placed = joined(line, tile, end)
             assert placed is not None  # move_error refuses a tile that does not fit its end
-            line = placed
+            hand, line = _without(hand, tile), placed
         case Discard(tile):
-            hands[seat] = _without(hands[seat], tile)
-            discards[seat] = (*discards[seat], tile)
+            hand, discards = _without(hand, tile), (*discards, tile)
         case Pass():
             pass
-    ending = ending_after(move, hands[seat], hands, line_ends(line))
-    return state_from_tiles(
-        state.rules,
-        state.deal,
-        first_hand=state.first_hand,
-        opener=state.opener,
-        hands=tuple(hands),
-        discards=tuple(discards),
+    hands = [hand if other == seat else state.hand(other) for other in table(state.rules).seats]
+    ending = ending_after(move, hand, hands, line_ends(line))
+    return acted(
+        state,
+        Action(seat, move),
+        hand=hand,
+        discards=discards,
         line=line,
-        to_act=None if ending else turn_after(state.rules, seat, None),
-        history=(*state.history, Action(seat, move)),
         ending=ending,
+        to_act=None if ending else turn_after(state.rules, seat, None),
     )
 
 
