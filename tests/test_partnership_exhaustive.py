@@ -97,11 +97,11 @@ FAMILIES = (
 DEALS_PER_STARTER = 2520
 """8 tiles to four seats, 2 each, in seat order: 8! / 2!^4 = 40320 / 16."""
 
-# Each option of partnership scoring takes two values across the three sets, and each set
-# gives the two special doubles values other than each other's. "suwiki" is the preset's
-# scoring (the shares are counted under it); "flipped" turns every other option; "top only"
-# leaves 0-0 without a value, so that a double of value 0 dying would show, and pays each
-# challenge on a stake neither other set uses.
+# Each option of partnership scoring takes at least two values across the three sets, and in
+# each the two special doubles have different values, so that one taken for the other shows.
+# "suwiki" is the preset's scoring (the shares are counted under it); "flipped" turns every
+# other option; "top only" leaves 0-0 without a value, so that a double of value 0 dying
+# would show, and pays each challenge on a stake neither other set uses.
 VARIANTS: dict[str, dict[str, Any]] = {
     "suwiki": {"top_double_bonus": 100, "blank_double_bonus": 50},
     "flipped": {
