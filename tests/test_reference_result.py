@@ -19,7 +19,8 @@ team, points and replay:
   stakes, tied challenges).
 
 Scoring options never change play, so each finished hand is played once under its playing
-rules and scored under every scoring variant.
+rules and scored under every scoring variant. Partnership scoring where play blocks hands and
+kills doubles (double-4 deal families) is compared in :mod:`test_partnership_exhaustive`.
 """
 
 from __future__ import annotations
