@@ -72,14 +72,14 @@ class Summary:
     """The most actions in any hand."""
 
 
-def _hands(tiles: Sequence[Tile], players: int, size: int) -> Iterator[list[tuple[Tile, ...]]]:
+def seat_hands(tiles: Sequence[Tile], players: int, size: int) -> Iterator[list[tuple[Tile, ...]]]:
     """Every way to give ``size`` of ``tiles`` to each of ``players`` seats, in seat order."""
     if players == 0:
         yield []
         return
     for hand in itertools.combinations(tiles, size):
         rest = [t for t in tiles if t not in hand]
-        for others in _hands(rest, players - 1, size):
+        for others in seat_hands(rest, players - 1, size):
             yield [hand, *others]
 
 
@@ -99,7 +99,7 @@ def all_deals(rules: Ruleset, *, renamed: bool) -> Iterator[Deal]:
         if renamed and not _smallest_renaming(hand, rules.max_pip):
             continue
         rest = [t for t in tiles if t not in hand]
-        for others in _hands(rest, rules.players - 1, rules.hand_size):
+        for others in seat_hands(rest, rules.players - 1, rules.hand_size):
             hands = [hand, *others]
             undealt = [t for t in rest if not any(t in h for h in others)]
             if not undealt:

@@ -19,13 +19,14 @@ team, points and replay:
   stakes, tied challenges).
 
 Scoring options never change play, so each finished hand is played once under its playing
-rules and scored under every scoring variant.
+rules and scored under every scoring variant. Partnership scoring where play blocks hands and
+kills doubles (double-4 deal families) is compared in :mod:`test_partnership_exhaustive`.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import attrs
 import pytest
@@ -124,12 +125,20 @@ def fields_of(result: HandResult | Reckoning) -> QuietFields:
     return QuietFields(plain, result.winner, result.winning_team, result.points, result.replay)
 
 
+def engine_agrees(
+    state: State, expected: QuietFields, quiet: Callable[[State], QuietFields] = quiet_fields
+) -> None:
+    """The engine's quiet fields of ``state`` (by ``quiet``, the engine's own unless a test
+    plants a break) are ``expected``, the reference's (:func:`fields_of` its reckoning)."""
+    assert quiet(state) == expected, state.history
+
+
 def agree(state: State) -> Reckoning:
     """The engine's quiet fields, the reference's reckoning and hand_result agree on ``state``;
     returns the reckoning."""
     reckoning = reckon(position_of(state))
     expected = fields_of(reckoning)
-    assert quiet_fields(state) == expected, state.history
+    engine_agrees(state, expected)
     assert fields_of(hand_result(state)) == expected, state.history
     return reckoning
 
