@@ -13,6 +13,10 @@
   Elsewhere sets are combined by their methods (``a.union(b)``), dicts merged as
   ``{**a, **b}``, and ``|`` is only the union of types (annotations, ``TypeAlias`` values,
   the classes ``isinstance`` takes).
+* Every function and method of the engine says in a paragraph of its docstring which reference
+  functions it mirrors ("Mirrors :func:`gaple.reference.turn.apply`."), each one that exists,
+  or that it mirrors none and why ("Mirrors no rule: a lookup table."), so that a reader of
+  the fast code finds the rule it plays.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 import pkgutil
 import re
 import sys
@@ -226,6 +231,45 @@ def unknown_rule_ids(path: Path) -> list[str]:
                 if match.group(1) not in RULES
             ]
     return found
+
+
+_REFERENCE_NAME = r":func:`(gaple\.reference\.[\w.]+)`"
+_MIRRORS = re.compile(rf"Mirrors {_REFERENCE_NAME}(?:(?:, | and |, and ){_REFERENCE_NAME})*\.")
+_MIRRORS_NO_RULE = re.compile(r"Mirrors no rule: \S.*\.")
+
+
+def mirror_problems(path: Path) -> list[str]:
+    """Each function or method of ``path`` (nested ones too) whose docstring has no paragraph
+    naming the reference functions it mirrors or saying it mirrors none, and each name such a
+    paragraph gives that is not a function of :mod:`gaple.reference` at its home module."""
+    problems = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    for node in sorted(functions, key=lambda n: n.lineno):
+        where = f"{node.name} (line {node.lineno})"
+        paragraphs = [" ".join(p.split()) for p in (ast.get_docstring(node) or "").split("\n\n")]
+        said = [p for p in paragraphs if _MIRRORS.fullmatch(p) or _MIRRORS_NO_RULE.fullmatch(p)]
+        if not said:
+            problems.append(f"{where}: no paragraph says what it mirrors")
+        problems += [
+            f"{where}: {name} is no reference function"
+            for paragraph in said
+            for name in re.findall(_REFERENCE_NAME, paragraph)
+            if not _is_reference_function(name)
+        ]
+    return problems
+
+
+def _is_reference_function(name: str) -> bool:
+    """Whether ``name`` is a function of the reference, named at the module that defines it
+    (the documentation's target), found by importing the module and getting the rest."""
+    parts = name.split(".")
+    cut = next((k for k in range(len(parts), 0, -1) if _is_module(".".join(parts[:k]))), 0)
+    home = ".".join(parts[:cut])
+    found: object = importlib.import_module(home) if cut else None
+    for part in parts[cut:]:
+        found = getattr(found, part, None)
+    return inspect.isfunction(found) and found.__module__ == home
 
 
 def deciders_problems(table: dict[str, list[Callable[..., object]]]) -> list[str]:
@@ -436,6 +480,51 @@ def test_the_bitset_check_sees_bit_operators_and_not_set_methods_or_types(
         "| (line 2)",
         "| (line 8)",
         "~ (line 4)",
+    ]
+
+
+@pytest.mark.parametrize(
+    "path", _python_files(PACKAGE / "engine"), ids=lambda p: p.relative_to(PACKAGE).as_posix()
+)
+def test_every_engine_function_names_the_reference_function_it_mirrors(path: Path) -> None:
+    assert mirror_problems(path) == []
+
+
+def test_the_mirror_check_sees_a_function_that_names_none_or_a_wrong_one(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def good():\n"
+        '    """Two names.\n\n'
+        "    Mirrors :func:`gaple.reference.turn.apply` and\n"
+        '    :func:`gaple.reference.line.joined`.\n    """\n'
+        "def plumbing():\n"
+        '    """Mirrors no rule: a lookup table."""\n'
+        "def silent():\n"
+        '    """Plays a move: mirrors :func:`gaple.reference.turn.apply` (not a paragraph)."""\n'
+        "class Engine:\n"
+        "    def method(self):\n"
+        "        def inner(): ...\n"
+        "def missing():\n"
+        '    """Mirrors :func:`gaple.reference.turn.no_such_rule`."""\n'
+        "def no_module():\n"
+        '    """Mirrors :func:`gaple.reference.nowhere.apply`."""\n'
+        "def a_class():\n"
+        '    """Mirrors :func:`gaple.reference.equipment.Table`."""\n'
+        "def not_at_home():\n"
+        '    """Mirrors :func:`gaple.reference.turn.playable`."""\n'
+    )
+    # good (lines 1-6: two names, on two lines) and plumbing (7-8) pass. silent (9) names
+    # apply inside a sentence; method (12) and inner (13) have no docstring. turn has no
+    # no_such_rule (14), there is no module nowhere (16), Table is a class (18), and
+    # turn.playable (20) is line.playable imported, not at its home.
+    assert mirror_problems(sample) == [
+        "silent (line 9): no paragraph says what it mirrors",
+        "method (line 12): no paragraph says what it mirrors",
+        "inner (line 13): no paragraph says what it mirrors",
+        "missing (line 14): gaple.reference.turn.no_such_rule is no reference function",
+        "no_module (line 16): gaple.reference.nowhere.apply is no reference function",
+        "a_class (line 18): gaple.reference.equipment.Table is no reference function",
+        "not_at_home (line 20): gaple.reference.turn.playable is no reference function",
     ]
 
 
