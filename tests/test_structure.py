@@ -8,8 +8,15 @@
 * A rule ID named in a text of the package (a docstring, a message, a description) is one
   of the registry's, so that a reader who follows it finds the rule.
 * Bitset primitives (the masks of a state, ``iter_bits``, a tile set's ``mask``, ``suit``
-  and ``unpack``) live in the engine and in the few modules listed below with their reason;
-  the reference and everything that classifies read tiles.
+  and ``unpack``) and bit operators (``& | ^ ~ << >>``) live in the engine and in the few files
+  listed below with their reason; the reference and everything that classifies read tiles.
+  Elsewhere sets are combined by their methods (``a.union(b)``), dicts merged as
+  ``{**a, **b}``, and ``|`` is only the union of types (annotations, ``TypeAlias`` values,
+  the classes ``isinstance`` takes).
+* Every function and method of the engine says in a paragraph of its docstring which reference
+  functions it mirrors ("Mirrors :func:`gaple.reference.turn.apply`."), each one that exists,
+  or that it mirrors none and why ("Mirrors no rule: a lookup table."), so that a reader of
+  the fast code finds the rule it plays.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 import pkgutil
 import re
 import sys
@@ -39,15 +47,35 @@ BITSET_ATTRIBUTES = frozenset(
     {"hand_masks", "discard_masks", "line_mask", "scoring_masks", "mask", "suit", "unpack"}
 )
 BITSET_MODULES = {
-    "engine": "the fast engine: what it is for",
-    "tiles.py": "defines the bitsets: a tile set's bit order, masks, suits and iter_bits",
-    "hand.py": "a State holds its groups of tiles as bitsets and unpacks them as tiles; a "
-    "Position keeps each seat's scoring set as a bitset for the engine's scoring",
-    "deal.py": "a seeded or given order gives the engine its hands as bitsets (deal_indices)",
-    "conformance/transcript.py": "gaple check's fast path replays canonical logs on the engine",
+    "src/gaple/engine": "the fast engine: what it is for",
+    "src/gaple/tiles.py": "defines the bitsets: a tile set's bit order, masks, suits and iter_bits",
+    "src/gaple/hand.py": "a State holds its groups of tiles as bitsets and unpacks them as "
+    "tiles; a Position keeps each seat's scoring set as a bitset for the engine's scoring",
+    "src/gaple/deal.py": "the seeded shuffle (splitmix64) and the hands it gives the engine as "
+    "bitsets (deal_indices)",
+    "src/gaple/conformance/transcript.py": "gaple check's fast path replays canonical logs on "
+    "the engine",
+    "src/gaple/conformance/drawing.py": "the fuzzer cuts one seeded random number into each "
+    "tile's sort key and each action's choice",
+    "src/gaple/conformance/bounded.py": "reads a file opened with os flags (not blocking)",
+    "src/gaple/conformance/files.py": "file permission bits and the umask",
+    "src/gaple/conformance/vectors.py": "writes the spec through folders opened with os flags "
+    "(no link followed)",
+    "benchmarks/reference_engine.py": "the plain engine's hands are bitsets, the ceiling the "
+    "benchmark compares with",
+    "benchmarks/signal_window.py": "reads a process's signal mask from /proc",
 }
-"""The modules (relative to the package; a folder counts for all its files) that may use bitset
-primitives, and why."""
+"""The files (relative to the project; a folder counts for all its files) that may use bitset
+primitives and bit operators, and why."""
+
+BIT_OPERATORS = {
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.Invert: "~",
+}
 
 
 def _python_files(folder: Path) -> list[Path]:
@@ -115,8 +143,10 @@ def _is_module(name: str) -> bool:
 
 
 def bitset_uses(path: Path) -> list[str]:
-    """Each use of a bitset primitive in ``path``."""
+    """Each use of a bitset primitive or a bit operator in ``path`` (a ``|`` between types is
+    no bit operator)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    types = _type_unions(tree)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in BITSET_NAMES:
@@ -125,14 +155,54 @@ def bitset_uses(path: Path) -> list[str]:
             found.append(f".{node.attr} (line {node.lineno})")
         elif isinstance(node, ast.alias) and node.name in BITSET_NAMES:
             found.append(f"import {node.name}")
+        elif isinstance(node, ast.BinOp | ast.UnaryOp) and type(node.op) in BIT_OPERATORS:
+            if node not in types:
+                found.append(f"{BIT_OPERATORS[type(node.op)]} (line {node.lineno})")
+        elif isinstance(node, ast.AugAssign) and type(node.op) in BIT_OPERATORS:
+            found.append(f"{BIT_OPERATORS[type(node.op)]}= (line {node.lineno})")
     return found
 
 
+def _type_unions(tree: ast.AST) -> set[ast.AST]:
+    """The ``|`` nodes that join types: in annotations, in the value of an assignment annotated
+    ``TypeAlias``, and in the classes ``isinstance`` and ``issubclass`` take. Each is a type
+    to mypy, which refuses ints there, so no bit operation hides in one."""
+    types: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
+            types.append(node.annotation)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            types.append(node.returns)
+        if (
+            isinstance(node, ast.AnnAssign)
+            and node.value is not None
+            and _dotted(node.annotation) in {"TypeAlias", "typing.TypeAlias"}
+        ):
+            types.append(node.value)
+        if (
+            isinstance(node, ast.Call)
+            and _dotted(node.func) in {"isinstance", "issubclass"}
+            and len(node.args) == 2
+        ):
+            types.append(node.args[1])
+    return {
+        inner
+        for expression in types
+        for inner in ast.walk(expression)
+        if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.BitOr)
+    }
+
+
 def _may_use_bitsets(path: Path) -> bool:
-    relative = path.relative_to(PACKAGE).as_posix()
+    relative = path.relative_to(ROOT).as_posix()
     return any(
         relative == allowed or relative.startswith(f"{allowed}/") for allowed in BITSET_MODULES
     )
+
+
+CHECKED_FOR_BITSETS = [
+    p for folder in NON_TEST_CODE for p in _python_files(folder) if not _may_use_bitsets(p)
+]
 
 
 _PREFIX = "(?:" + "|".join(sorted({rule_id.split(".")[0] for rule_id in RULES})) + ")"
@@ -161,6 +231,45 @@ def unknown_rule_ids(path: Path) -> list[str]:
                 if match.group(1) not in RULES
             ]
     return found
+
+
+_REFERENCE_NAME = r":func:`(gaple\.reference\.[\w.]+)`"
+_MIRRORS = re.compile(rf"Mirrors {_REFERENCE_NAME}(?:(?:, | and |, and ){_REFERENCE_NAME})*\.")
+_MIRRORS_NO_RULE = re.compile(r"Mirrors no rule: \S.*\.")
+
+
+def mirror_problems(path: Path) -> list[str]:
+    """Each function or method of ``path`` (nested ones too) whose docstring has no paragraph
+    naming the reference functions it mirrors or saying it mirrors none, and each name such a
+    paragraph gives that is not a function of :mod:`gaple.reference` at its home module."""
+    problems = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    for node in sorted(functions, key=lambda n: n.lineno):
+        where = f"{node.name} (line {node.lineno})"
+        paragraphs = [" ".join(p.split()) for p in (ast.get_docstring(node) or "").split("\n\n")]
+        said = [p for p in paragraphs if _MIRRORS.fullmatch(p) or _MIRRORS_NO_RULE.fullmatch(p)]
+        if not said:
+            problems.append(f"{where}: no paragraph says what it mirrors")
+        problems += [
+            f"{where}: {name} is no reference function"
+            for paragraph in said
+            for name in re.findall(_REFERENCE_NAME, paragraph)
+            if not _is_reference_function(name)
+        ]
+    return problems
+
+
+def _is_reference_function(name: str) -> bool:
+    """Whether ``name`` is a function of the reference, named at the module that defines it
+    (the documentation's target), found by importing the module and getting the rest."""
+    parts = name.split(".")
+    cut = next((k for k in range(len(parts), 0, -1) if _is_module(".".join(parts[:k]))), 0)
+    home = ".".join(parts[:cut])
+    found: object = importlib.import_module(home) if cut else None
+    for part in parts[cut:]:
+        found = getattr(found, part, None)
+    return inspect.isfunction(found) and found.__module__ == home
 
 
 def deciders_problems(table: dict[str, list[Callable[..., object]]]) -> list[str]:
@@ -276,12 +385,8 @@ def test_the_private_import_check_sees_one(tmp_path: Path) -> None:
     assert private_imports(sample) == ["gaple.state._hidden (line 2)"]
 
 
-@pytest.mark.parametrize(
-    "path",
-    [p for p in _python_files(PACKAGE) if not _may_use_bitsets(p)],
-    ids=lambda p: p.relative_to(PACKAGE).as_posix(),
-)
-def test_bitset_primitives_live_only_in_the_engine_and_the_listed_modules(path: Path) -> None:
+@pytest.mark.parametrize("path", CHECKED_FOR_BITSETS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_bitsets_live_only_in_the_engine_and_the_listed_files(path: Path) -> None:
     assert bitset_uses(path) == []
 
 
@@ -290,6 +395,48 @@ def test_the_reference_is_checked_for_bitsets() -> None:
     reference = [p for p in _python_files(PACKAGE / "reference") if p.name != "__init__.py"]
     assert reference
     assert not any(_may_use_bitsets(p) for p in reference)
+
+
+def test_every_folder_of_code_is_checked_for_bit_operators() -> None:
+    # One file each, not allowed: the command line, the kit, the tools, the examples, the
+    # benchmarks' driver, the docs' extension; and the engine is not checked.
+    checked = {p.relative_to(ROOT).as_posix() for p in CHECKED_FOR_BITSETS}
+    for name in (
+        "src/gaple/cli/common.py",
+        "src/gaple/conformance/tailor.py",
+        "tools/cover.py",
+        "examples/engine/gaple_engine.py",
+        "benchmarks/kit.py",
+        "docs/_ext/gaple_docs.py",
+    ):
+        assert name in checked
+    assert "src/gaple/engine/play.py" not in checked
+
+
+def stale_allowances(allowed: dict[str, str]) -> list[str]:
+    """Each entry of ``allowed`` naming no file or folder of the project (a file moved or
+    renamed leaves its old entry behind, allowing nothing), or giving no reason."""
+    return [
+        f"{path}: no such file" if not (ROOT / path).exists() else f"{path}: no reason"
+        for path, why in allowed.items()
+        if not (ROOT / path).exists() or not why.strip()
+    ]
+
+
+def test_every_file_allowed_bitsets_exists_and_says_why() -> None:
+    assert stale_allowances(BITSET_MODULES) == []
+
+
+def test_the_allowance_check_sees_a_moved_file_and_a_missing_reason() -> None:
+    planted = {
+        "src/gaple/engine": "the fast engine",
+        "src/gaple/conformance/shuffle.py": "moved away",
+        "src/gaple/tiles.py": " ",
+    }
+    assert stale_allowances(planted) == [
+        "src/gaple/conformance/shuffle.py: no such file",
+        "src/gaple/tiles.py: no reason",
+    ]
 
 
 def test_the_bitset_check_sees_masks(tmp_path: Path) -> None:
@@ -304,6 +451,80 @@ def test_the_bitset_check_sees_masks(tmp_path: Path) -> None:
         ".suit (line 3)",
         "import iter_bits",
         "iter_bits (line 3)",
+    ]
+
+
+def test_the_bitset_check_sees_bit_operators_and_not_set_methods_or_types(
+    tmp_path: Path,
+) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def f(a: int | None, b: set[int]) -> int | str:\n"
+        "    x = a | b\n"
+        "    x &= 1 << 3\n"
+        "    y = ~x ^ (x >> 1)\n"
+        "    z = b.union({1}), b.intersection(b), b <= b, isinstance(a, int | str)\n"
+        "    return {**z, **y}\n"
+        "Alias: TypeAlias = int | None\n"
+        "Plain = int | None\n"
+    )
+    # Line 1: annotations, types. Line 2: the planted union. Line 3: an in-place and and a
+    # shift. Line 4: invert, xor, shift. Lines 5 and 6: set methods, a comparison, the classes
+    # of isinstance, a dict merge: none. Line 7: a declared alias, types; line 8 an alias that
+    # does not say it is one, read as a bit operation.
+    assert sorted(bitset_uses(sample)) == [
+        "&= (line 3)",
+        "<< (line 3)",
+        ">> (line 4)",
+        "^ (line 4)",
+        "| (line 2)",
+        "| (line 8)",
+        "~ (line 4)",
+    ]
+
+
+@pytest.mark.parametrize(
+    "path", _python_files(PACKAGE / "engine"), ids=lambda p: p.relative_to(PACKAGE).as_posix()
+)
+def test_every_engine_function_names_the_reference_function_it_mirrors(path: Path) -> None:
+    assert mirror_problems(path) == []
+
+
+def test_the_mirror_check_sees_a_function_that_names_none_or_a_wrong_one(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def good():\n"
+        '    """Two names.\n\n'
+        "    Mirrors :func:`gaple.reference.turn.apply` and\n"
+        '    :func:`gaple.reference.line.joined`.\n    """\n'
+        "def plumbing():\n"
+        '    """Mirrors no rule: a lookup table."""\n'
+        "def silent():\n"
+        '    """Plays a move: mirrors :func:`gaple.reference.turn.apply` (not a paragraph)."""\n'
+        "class Engine:\n"
+        "    def method(self):\n"
+        "        def inner(): ...\n"
+        "def missing():\n"
+        '    """Mirrors :func:`gaple.reference.turn.no_such_rule`."""\n'
+        "def no_module():\n"
+        '    """Mirrors :func:`gaple.reference.nowhere.apply`."""\n'
+        "def a_class():\n"
+        '    """Mirrors :func:`gaple.reference.equipment.Table`."""\n'
+        "def not_at_home():\n"
+        '    """Mirrors :func:`gaple.reference.turn.playable`."""\n'
+    )
+    # good (lines 1-6: two names, on two lines) and plumbing (7-8) pass. silent (9) names
+    # apply inside a sentence; method (12) and inner (13) have no docstring. turn has no
+    # no_such_rule (14), there is no module nowhere (16), Table is a class (18), and
+    # turn.playable (20) is line.playable imported, not at its home.
+    assert mirror_problems(sample) == [
+        "silent (line 9): no paragraph says what it mirrors",
+        "method (line 12): no paragraph says what it mirrors",
+        "inner (line 13): no paragraph says what it mirrors",
+        "missing (line 14): gaple.reference.turn.no_such_rule is no reference function",
+        "no_module (line 16): gaple.reference.nowhere.apply is no reference function",
+        "a_class (line 18): gaple.reference.equipment.Table is no reference function",
+        "not_at_home (line 20): gaple.reference.turn.playable is no reference function",
     ]
 
 

@@ -56,7 +56,7 @@ def covered(keep: bool) -> set[str]:
     cells: set[str] = set()
     for case in all_cases():
         if case["topic"] != GROUP or keep:
-            cells |= case_cells(case)
+            cells.update(case_cells(case))
     return cells
 
 
@@ -72,7 +72,7 @@ def candidates(
             continue
         for policy in POLICIES:
             hand = play_draw(attrs.evolve(draw, policy=policy))
-            reached = set(hand.cells) & targets
+            reached = set(hand.cells).intersection(targets)
             if reached:
                 found.append((hand, reached))
     return found
@@ -84,11 +84,11 @@ def choose(found: list[tuple[Hand, set[str]]], targets: set[str]) -> list[tuple[
     chosen: list[tuple[Hand, set[str]]] = []
     left = set(targets)
     while True:
-        best = max(found, key=lambda item: len(item[1] & left), default=None)
-        if best is None or not best[1] & left:
+        best = max(found, key=lambda item: len(item[1].intersection(left)), default=None)
+        if best is None or best[1].isdisjoint(left):
             return chosen
-        chosen.append((best[0], best[1] & left))
-        left -= best[1]
+        chosen.append((best[0], best[1].intersection(left)))
+        left.difference_update(best[1])
 
 
 def _toml(value: Any) -> str:
@@ -151,13 +151,13 @@ def prune() -> None:
     kept = []
     for block in _blocks():
         scenario = tomllib.loads(block)["scenario"][0]
-        pins = sorted(set(scenario["pins"]) - others)
+        pins = sorted(set(scenario["pins"]).difference(others))
         if not pins:
             print(f"dropped {scenario['id']}: another group reaches all its cells")
             continue
         counted = re.sub(r"reaching \d+ cell\(s\)", f"reaching {len(pins)} cell(s)", block)
         # The pins, on one line or on several, taken out and written again last.
-        unpinned = re.sub(r"^pins = \[.*?\]$\n?", "", counted, flags=re.S | re.M).rstrip("\n")
+        unpinned = re.sub(r"(?ms)^pins = \[.*?\]$\n?", "", counted).rstrip("\n")
         kept.append(unpinned + "\npins = [\n" + "".join(f'  "{pin}",\n' for pin in pins) + "]")
     _write(kept)
 
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     body = [entry(n, hand, pins, args.seed) for n, (hand, pins) in enumerate(chosen, start)]
     _write(blocks + body if args.append else body + kept)
     print(f"wrote {len(chosen)} hands pinning {len(pinned)} cells to {OUT.relative_to(ROOT)}")
-    for cell in sorted(targets - pinned):
+    for cell in sorted(targets.difference(pinned)):
         print(f"not reached: {cell}")
     return 0
 

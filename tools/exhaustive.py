@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     for shard, run in zip(shards, runs, strict=True):
         out, _ = run.communicate()
-        failed |= run.returncode != 0
+        failed = failed or run.returncode != 0
         print(f"--- shard {shard}/{count} (exit status {run.returncode})")
         print(out.rstrip())
     # The processor time tells the work apart from the wait on a machine shared with others.

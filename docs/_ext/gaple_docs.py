@@ -506,8 +506,10 @@ class ProtocolDirective(SphinxDirective):
         _depends_on_the_code(self)
         folder = _SPEC / "protocol"
         schemas = {p.name.removesuffix(".schema.json"): p for p in folder.glob("*.schema.json")}
-        known = set(_REPLIES) | {r for replies in _REPLIES.values() for r in replies} | {"error"}
-        unknown = sorted(set(schemas) - known)
+        known = set(_REPLIES).union(
+            (r for replies in _REPLIES.values() for r in replies), {"error"}
+        )
+        unknown = sorted(set(schemas).difference(known))
         if unknown or not schemas:
             msg = f"protocol messages without a place on the page: {', '.join(unknown)}"
             raise self.error(msg if unknown else f"no protocol schemas under {folder}")

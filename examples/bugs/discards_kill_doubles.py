@@ -24,7 +24,7 @@ RULE = "partner.dead-double"
 class Engine(Game):
     def dead_doubles(self, seat: int) -> list[tuple[Tile, int]]:
         dead = []
-        played = {tile(*piece) for piece in self.line} | set(self.discards[seat])  # bug
+        played = {tile(*piece) for piece in self.line}.union(self.discards[seat])  # bug
         for double in ((self.rules.max_pip, self.rules.max_pip), (0, 0)):
             value = self.bonus_of(double)
             ends = self.ends()

@@ -52,7 +52,7 @@ LEVELS = ["line", "turns", "count", "points"]
 BATCHED = ("start", "state", "act", "result")
 """The requests a batch may carry."""
 
-MAX_LINE = 1 << 20
+MAX_LINE = 2**20
 """Bytes in one request line (1 MiB, the protocol's limit for a reply line; a whole case sent
 as one batch is a few KiB). A longer line is refused without being read whole."""
 MAX_BATCH = 10_000
@@ -148,7 +148,7 @@ def read_rules(data: Any) -> Rules:
     if not isinstance(data, dict):
         raise BadRequest(f"rules: expected an object, got {shown(data)}")
     known = {f.name: f for f in dataclasses.fields(Rules)}
-    unknown = sorted(set(data) - set(known))
+    unknown = sorted(set(data).difference(known))
     if unknown:
         raise Unsupported(f"unknown rule option(s): {shown(unknown)}")
     values: dict[str, Any] = {}
@@ -174,7 +174,7 @@ def read_rules(data: Any) -> Rules:
     tiles = rules.all_tiles()
     if rules.players * rules.hand_size > len(tiles):
         raise BadRequest("rules: more tiles dealt than the set holds")
-    outside = sorted(rules.forbidden_leads - set(tiles))
+    outside = sorted(rules.forbidden_leads.difference(tiles))
     if outside:
         name = tile_text(outside[0])
         raise BadRequest(

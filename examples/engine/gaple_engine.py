@@ -187,7 +187,7 @@ class Game:
         allowed = self.allowed_leads()
         for k in range(self.rules.players):
             seat = (self.first_seat + k) % self.rules.players
-            if allowed & set(self.hands[seat]):
+            if not allowed.isdisjoint(self.hands[seat]):
                 return seat
         msg = "no seat holds a tile it may lead"
         raise ValueError(msg)

@@ -309,7 +309,7 @@ class Ruleset:
         Raises:
             InvalidRuleset: an option name is unknown or the options contradict each other.
         """
-        unknown = sorted(set(changes) - set(OPTION_NAMES))
+        unknown = sorted(set(changes).difference(OPTION_NAMES))
         if unknown:
             msg = f"unknown option(s) {', '.join(unknown)}; options are {', '.join(OPTION_NAMES)}"
             raise InvalidRuleset(msg)

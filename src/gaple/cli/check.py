@@ -27,7 +27,7 @@ import argparse
 import itertools
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import IO, Any, TypeAlias
 
 from attrs import define
 
@@ -98,7 +98,7 @@ def _text(record: dict[str, Any]) -> str:
     return printable(f"{name}: {problem(record)}")
 
 
-_Line = tuple[int, bytes | dict[str, Any]]
+_Line: TypeAlias = tuple[int, bytes | dict[str, Any]]
 """A line's number, and its text to check or the record of a line refused unread."""
 
 
@@ -171,7 +171,7 @@ def _tally(summary: LogSummary, stream: IO[bytes], run: _Run) -> None:
             summary.add(number, record)
 
 
-BLOCK = 1 << 20
+BLOCK = 2**20
 """Bytes of a log per task of the workers, ended at the next line's end (about 500 transcripts
 of a double-six hand): the process that reads the log then hands on blocks, not lines."""
 

@@ -93,7 +93,7 @@ def rules_from_args(args: argparse.Namespace) -> Ruleset:
         preset = find_preset(args.variant or DEFAULT_VARIANT)
     except UnknownPreset as error:
         raise UsageError(str(error)) from None
-    options = rules_to_json(preset.rules) | overrides_from_args(args)
+    options = {**rules_to_json(preset.rules), **overrides_from_args(args)}
     try:
         return rules_from_json(options, path="options")
     except FormatError as error:

@@ -460,8 +460,8 @@ class _Plan:
         cells: set[str] = set()
         for case in self.cases:
             if case["id"] in passed:
-                cells |= case_cells(case)
-        return attrs.evolve(self.measured, checked=len(cells & set(reachable(self.scope))))
+                cells.update(case_cells(case))
+        return attrs.evolve(self.measured, checked=len(cells.intersection(reachable(self.scope))))
 
 
 def _plan(args: argparse.Namespace, make_engine: Callable[[], Engine]) -> _Plan:
@@ -512,7 +512,7 @@ def _requested(args: argparse.Namespace) -> Scope | None:
                 f"the tags are {', '.join(known)}"
             )
             raise UsageError(msg)
-    return Scope(options={}, situation={}, features=frozenset(known) - set(args.skip_feature))
+    return Scope(options={}, situation={}, features=frozenset(known).difference(args.skip_feature))
 
 
 def _expected(

@@ -15,13 +15,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TypeAlias
 
 from gaple.cli.common import UsageError
 from gaple.conformance.escape import printable
 
 __all__ = ["Named", "check_files"]
 
-Named = tuple[str, Path | None]
+Named: TypeAlias = tuple[str, Path | None]
 """A file given on the command line and the option that gave it (``None`` when not given)."""
 
 
@@ -104,7 +105,7 @@ def _creatable(option: str, folder: Path) -> None:
 
 
 def _can_write_in(option: str, path: Path, folder: Path) -> None:
-    if not os.access(folder, os.W_OK | os.X_OK):
+    if not (os.access(folder, os.W_OK) and os.access(folder, os.X_OK)):
         msg = f"{option} {_shown(path)}: cannot write in the folder {_shown(folder)}"
         raise UsageError(msg)
 

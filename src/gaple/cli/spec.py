@@ -35,7 +35,7 @@ def _spec(args: argparse.Namespace) -> int:
     except OSError as error:
         msg = f"this installation of gaple lacks its spec texts: {error}"
         raise UsageError(msg) from None
-    write_spec(args.out, files | written)
+    write_spec(args.out, {**files, **written})
     under = printable(str(args.out))
     print(f"wrote the spec under {under}: {', '.join(written)}, {vector_set(files)}")
     return 0

@@ -87,7 +87,7 @@ def scenario_cases(text: str, source: str) -> Iterator[dict[str, JSON]]:
 
 def _complete(entry: dict[str, Any], seen: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
     """The entry checked for its keys, with the hand of ``same_hand_as`` filled in."""
-    unknown = sorted(set(entry) - _KEYS)
+    unknown = sorted(set(entry).difference(_KEYS))
     if unknown:
         msg = f"unknown key(s) {', '.join(unknown)}; keys are {', '.join(sorted(_KEYS))}"
         raise ScenarioError(msg)
@@ -101,14 +101,14 @@ def _complete(entry: dict[str, Any], seen: Mapping[str, dict[str, Any]]) -> dict
     if "same_hand_as" not in entry:
         return entry
     other = _text(entry, "same_hand_as")
-    given = sorted(set(entry) & set(_HAND))
+    given = sorted(set(entry).intersection(_HAND))
     if given:
         msg = f"same_hand_as takes the hand from {other}; drop {', '.join(given)}"
         raise ScenarioError(msg)
     if other not in seen:
         msg = f"same_hand_as names {other!r}, which is not an earlier scenario of the file"
         raise ScenarioError(msg)
-    return entry | {key: value for key, value in seen[other].items() if key in _HAND}
+    return {**entry, **{key: value for key, value in seen[other].items() if key in _HAND}}
 
 
 def _build(entry: dict[str, Any]) -> dict[str, JSON]:
@@ -117,7 +117,7 @@ def _build(entry: dict[str, Any]) -> dict[str, JSON]:
         msg = "why is empty: state the reasoning behind the scenario"
         raise ScenarioError(msg)
     preset = _text(entry, "preset")
-    overrides = _table(entry, "options") | dict.fromkeys(_texts(entry, "unset"))
+    overrides = {**_table(entry, "options"), **dict.fromkeys(_texts(entry, "unset"))}
     rules = find_preset(preset).rules.replace(**overrides)
     first_hand = entry.get("first_hand", True)
     if not isinstance(first_hand, bool):
@@ -136,7 +136,7 @@ def _build(entry: dict[str, Any]) -> dict[str, JSON]:
     )
     if "pins" in entry:
         pins = _texts(entry, "pins")
-        lost = sorted(set(pins) - cells_of(case["situation"], option_values(rules)))
+        lost = sorted(set(pins).difference(cells_of(case["situation"], option_values(rules))))
         if lost:
             msg = f"the hand no longer reaches the cell(s) it pins: {'; '.join(lost)}"
             raise ScenarioError(msg)

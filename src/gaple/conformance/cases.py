@@ -207,7 +207,7 @@ def _exercised(start: State, played: Sequence[Played], result: HandResult | None
     rules = start.rules
     ids = {"tiles.set", "deal.sizes"}
     if start.deal.starter is not None:
-        ids |= {"deal.starter", "open.starter-seat"}
+        ids.update({"deal.starter", "open.starter-seat"})
     if not start.first_hand:
         ids.add("match.opener")
     accepted = [p for p in played if p.error is None]
@@ -222,22 +222,22 @@ def _exercised(start: State, played: Sequence[Played], result: HandResult | None
             continue
         move = p.action.move
         if isinstance(move, Lead):
-            ids |= {"open.lead", "play.in-hand", move_rule(start, move)}
+            ids.update({"open.lead", "play.in-hand", move_rule(start, move)})
             if rules.forbidden_leads:
                 ids.add("open.forbidden")
         elif isinstance(move, Place):
-            ids |= {"play.match-end", "play.in-hand"}
+            ids.update({"play.match-end", "play.in-hand"})
         elif isinstance(move, Pass):
-            ids |= {"block.pass", "turn.forced-play"}
+            ids.update({"block.pass", "turn.forced-play"})
         elif isinstance(move, Discard):
-            ids |= {"block.discard", "turn.forced-play", "play.in-hand"}
+            ids.update({"block.discard", "turn.forced-play", "play.in-hand"})
     final = played[-1].after if played else start
     if final.ending is Ending.OUT:
         ids.add("end.out")
     elif final.ending is Ending.BLOCKED:
         ids.add("end.blocked")
     if result is not None:
-        ids |= {note.rule_id for note in result.notes} | {"score.count", "score.rank"}
+        ids.update({note.rule_id for note in result.notes}, {"score.count", "score.rank"})
     return ids
 
 
@@ -268,7 +268,7 @@ def _levels(steps: Iterable[tuple[Move, str | None]], *, ended: bool, result: bo
     if ended:
         levels.add("turns")
     if result:
-        levels |= {"count", "points", "rules"}
+        levels.update({"count", "points", "rules"})
     return [level for level in LEVELS if level in levels]
 
 
@@ -371,7 +371,7 @@ def build_case(
         result=result,
         legal=played_by.legal_moves,
     )
-    missing = sorted(set(rules_note) - set(case["rule_ids"]))
+    missing = sorted(set(rules_note).difference(case["rule_ids"]))
     if missing:
         msg = f"case {case_id} is written for {', '.join(missing)} but does not exercise it"
         raise ScenarioError(msg)

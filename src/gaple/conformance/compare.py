@@ -215,7 +215,7 @@ def legal_difference(
     wanted = [m for m in expected if keep is None or keep(m)]
     offered = {m for m in map(_canonical, shown) if keep is None or keep(m)}
     missing = tuple(m for m in wanted if m not in offered)
-    extra = tuple(sorted(offered - set(wanted)))
+    extra = tuple(sorted(offered.difference(wanted)))
     if not missing and not extra:
         return None
     rule = _legal_rule(state, sorted(missing), list(extra), offered)
@@ -327,7 +327,7 @@ def _compare_rule_ids(expected: Sequence[str], shown: JSON) -> Difference | None
     if listed and given == wanted:
         return None
     # Never empty: every spec result has at least the note of its ending.
-    rule = (sorted(wanted - given) + sorted(given - wanted))[0]
+    rule = (sorted(wanted.difference(given)) + sorted(given.difference(wanted)))[0]
     return Difference("rules", rule, sorted(wanted), sorted(given) if listed else shown)
 
 
@@ -410,7 +410,9 @@ def _changed_facts(reckoning: Reckoning) -> Iterator[tuple[str, dict[str, JSON]]
                 points = points_plus(out.team, sign * (fate.value - fate.counted), -sign * debit)
                 yield "partner.dead-double", changed(points=points)
         bonus = 0 if out.closing is None else out.closing.bonus
-        for other in sorted({0, rules.top_double_bonus, rules.blank_double_bonus} - {bonus}):
+        for other in sorted(
+            {0, rules.top_double_bonus, rules.blank_double_bonus}.difference({bonus})
+        ):
             yield "partner.closing-double", changed(points=points_plus(out.team, other - bonus))
     challenge = None if partnership is None else partnership.challenge
     if challenge is not None:

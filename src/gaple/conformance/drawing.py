@@ -12,7 +12,7 @@ import functools
 import json
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from attrs import frozen
 
@@ -156,7 +156,7 @@ def _fits(
 
 def meets(aim: Mapping[str, frozenset[str]], draw: Draw) -> bool:
     """Whether ``draw`` has the option labels and the first-hand flag ``aim`` allows."""
-    return _within(aim, option_values(draw.rules) | {"hand": "first" if draw.first else "later"})
+    return _within(aim, {**option_values(draw.rules), "hand": "first" if draw.first else "later"})
 
 
 def _within(aim: Mapping[str, frozenset[str]], labels: Mapping[str, str]) -> bool:
@@ -391,7 +391,7 @@ def _made(state: State, move: Move) -> State:
     return run(state, None, move)
 
 
-Option = tuple[Move, State | None]
+Option: TypeAlias = tuple[Move, State | None]
 """A legal move and the state it leads to, when a policy looked ahead (``None`` if not)."""
 
 

@@ -135,7 +135,7 @@ def _deeper(value: JSON, depth: int) -> bool:
     return False
 
 
-MAX_REPLY = 1 << 20
+MAX_REPLY = 2**20
 """The longest reply line the runner reads, in bytes (1 MiB); a longer one errors the case."""
 
 SHOWN = 200
@@ -155,7 +155,7 @@ def refuse_error(kind: str, reply: dict[str, Any], *, where: str = "") -> None:
 STDERR_KEPT = 4096
 """How many bytes of the end of the engine's stderr are kept to show when it fails."""
 
-_CHUNK = 1 << 16
+_CHUNK = 2**16
 
 _LIVE: set[SubprocessEngine] = set()
 """Engines started and not yet killed, so that :func:`kill_all` can end them on any path."""
@@ -233,7 +233,8 @@ class SubprocessEngine:
                     continue
                 if not data:
                     self._selector.unregister(key.fd)
-                    self._stdout_open &= key.fd != self._stdout
+                    if key.fd == self._stdout:
+                        self._stdout_open = False
                 elif key.fd == self._stdout:
                     self._pending += data
                 else:

@@ -17,7 +17,7 @@ __all__ = ["json_escaped", "printable"]
 _HIDDEN = frozenset({"Cc", "Cs", "Cn", "Co", "Zl", "Zp"})
 """Controls, surrogates, unassigned and private code points, line and paragraph separators."""
 
-_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+_BIDI = frozenset(range(0x202A, 0x202F)).union(range(0x2066, 0x206A))
 """Bidirectional overrides and isolates: they reorder what a terminal shows after them."""
 
 

@@ -138,7 +138,7 @@ def _entries(document: JSON, name: str, known: frozenset[str]) -> dict[str, Expe
         shown = printable(json.dumps(document.get("version")), limit=40)
         msg = f"{name}: $.version: {shown}; this gaple reads version {EXPECTATIONS_VERSION}"
         raise BadExpectations(msg)
-    extra = sorted(set(document) - {"format", "version", "cases"})
+    extra = sorted(set(document).difference({"format", "version", "cases"}))
     if extra:
         msg = f"{name}: $.{printable(extra[0], limit=40)}: unknown field"
         raise BadExpectations(msg)

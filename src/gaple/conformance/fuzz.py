@@ -379,7 +379,7 @@ class _Run:
         weights = [self.novelty[policy] for policy in POLICIES]
         policy = self.rng.choices(POLICIES, weights)[0]
         hand = play_draw(attrs.evolve(draw, policy=policy))
-        fresh = len(hand.cells - self.reached)
+        fresh = len(hand.cells.difference(self.reached))
         self.novelty[policy] = 0.9 * self.novelty[policy] + 0.1 * (1 + fresh)
         return hand
 
@@ -396,7 +396,7 @@ class _Run:
         self.played += 1
         self.counts.update(value_key(name, value) for name, value in hand.situation.items())
         self.counts.update(hand.cells)
-        self.reached |= hand.cells
+        self.reached.update(hand.cells)
         if outcome.status != "failed":
             return None
         self.found_after = self.elapsed()

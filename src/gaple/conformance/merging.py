@@ -174,7 +174,7 @@ def _unreadable(summary: LogSummary) -> bool:
     return group is not None and group.line == 0
 
 
-_REPORT_LIMITS = bounded.Limits(max_bytes=256 << 20, max_depth=40, max_items=1 << 24)
+_REPORT_LIMITS = bounded.Limits(max_bytes=256 * 2**20, max_depth=40, max_items=2**24)
 """A report holds a record per file (a few hundred bytes each) quoting transcripts a few levels
 deep: far more files than one document of the command line."""
 

@@ -221,15 +221,17 @@ class CaseOutcome:
             "rule_ids": list(self.rule_ids),
         }
         if self.status == "failed" and self.difference is not None:
-            record |= {
-                "rule": self.rule,
-                "step": self.step,
-                "seat": self.seat,
-                "action": self.action,
-                "field": self.difference.field,
-                "expected": self.difference.expected,
-                "actual": self.difference.actual,
-            }
+            record.update(
+                {
+                    "rule": self.rule,
+                    "step": self.step,
+                    "seat": self.seat,
+                    "action": self.action,
+                    "field": self.difference.field,
+                    "expected": self.difference.expected,
+                    "actual": self.difference.actual,
+                }
+            )
             if self.position is not None:
                 record["position"] = state_to_json(self.position)
         if self.message:
@@ -433,7 +435,7 @@ def _requests(case: Mapping[str, JSON], levels: Sequence[str]) -> list[dict[str,
         action = step["action"]
         requests.append({"type": "act", "seat": action["seat"], "move": action["move"]})
         requests.append({"type": "state"})
-    if case.get("result") is not None and {"count", "points", "rules"} & set(levels):
+    if case.get("result") is not None and not {"count", "points", "rules"}.isdisjoint(levels):
         requests.append({"type": "result"})
     return requests
 
@@ -595,7 +597,7 @@ def _play_case(
             expected = step["expect"]
         _observe(replies, case, expected, levels, step=number, action=action)
     result = case.get("result")
-    if result is not None and {"count", "points", "rules"} & set(levels):
+    if result is not None and not {"count", "points", "rules"}.isdisjoint(levels):
         claimed = next(replies)
         if claimed.get("type") != "result":
             msg = f"expected a 'result' reply, got {_show(claimed)}"

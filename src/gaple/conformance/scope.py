@@ -140,7 +140,7 @@ class Scope:
             for name in _PAIR_OPTIONS:
                 allowed[name] = frozenset({option_label(name, getattr(Ruleset(), name))})
         for name, values in self.situation.items():
-            allowed[name] = values | {ABSENT}
+            allowed[name] = values.union({ABSENT})
         return allowed
 
     def _labels(self, name: str) -> frozenset[str] | None:
@@ -264,7 +264,7 @@ def _bare(value: str) -> str:
 def skip_scope(skipped: Iterable[str]) -> Scope:
     """Every feature tag but those ``skipped`` (``--skip-feature``; known tags)."""
     known = frozenset(tag.name for tag in TAGS)
-    return Scope(options={}, situation={}, features=known - set(skipped))
+    return Scope(options={}, situation={}, features=known.difference(skipped))
 
 
 def declared_scope(plays: JSON) -> Scope:
@@ -277,7 +277,7 @@ def declared_scope(plays: JSON) -> Scope:
             feature value or tag.
     """
     parts = {"preset", "options", "situation", "features"}
-    if not isinstance(plays, dict) or set(plays) - parts:
+    if not isinstance(plays, dict) or not parts.issuperset(plays):
         msg = (
             "hello 'plays' must be an object with 'preset', 'options', 'situation' and/or "
             "'features'"
@@ -293,7 +293,7 @@ def declared_scope(plays: JSON) -> Scope:
         if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):
             msg = f"hello 'plays.{field_name}' must map each name to a list of values"
             raise BadPlays(msg)
-        unknown = sorted(set(table) - names)
+        unknown = sorted(set(table).difference(names))
         if unknown:
             names_shown = printable(", ".join(map(str, unknown)), limit=80)
             msg = f"hello 'plays.{field_name}' names unknown {names_shown}"
@@ -315,7 +315,7 @@ def declared_scope(plays: JSON) -> Scope:
     if "preset" in plays:
         base = _preset(plays["preset"])
         fixed = {key: frozenset({canonical(v)}) for key, v in rules_to_json(base.rules).items()}
-        played = fixed | played
+        played = {**fixed, **played}
         name = _named(base.name, {k: v for k, v in played.items() if v != fixed[k]})
     return Scope(
         options=played,

@@ -273,9 +273,9 @@ def features_of(
         if count.blank_double is not None:
             other = count.blank_double.other_blanks
             found["double-blank-25"] = "counted-0" if other else "counted-25"
-    found |= _doubles(reckoning)
+    found.update(_doubles(reckoning))
     if reckoning.partnership is not None:
-        found |= _partnership(rules, reckoning.partnership, reckoning.counts)
+        found.update(_partnership(rules, reckoning.partnership, reckoning.counts))
     return found
 
 
@@ -478,9 +478,9 @@ def _implies(when: str, then: str, reason: str) -> Implies:
 
     def values(name: str, text: str) -> frozenset[str]:
         if text == "*":
-            return _DOMAINS[name] - {ABSENT}
+            return _DOMAINS[name].difference({ABSENT})
         if text.startswith("!"):
-            return _DOMAINS[name] - set(text[1:].split("|"))
+            return _DOMAINS[name].difference(text[1:].split("|"))
         return frozenset(text.split("|"))
 
     conditions = [part.strip().split("=") for part in when.split(",")]
@@ -761,10 +761,10 @@ def _narrowed(
     allowed = dict(_DOMAINS)
     why: dict[str, str] = {}
     for name, values in (within or {}).items():
-        allowed[name] = allowed[name] & values
-        why[name] = outside_reason(name, values - {ABSENT})
+        allowed[name] = allowed[name].intersection(values)
+        why[name] = outside_reason(name, values.difference({ABSENT}))
     for name, value in fixed.items():
-        allowed[name] = allowed[name] & {value}
+        allowed[name] = allowed[name].intersection({value})
     changed = True
     while changed:
         changed = False
@@ -786,12 +786,12 @@ def _consequence(
     its ``then`` cannot hold and every other condition does."""
     held = [allowed[name] <= values for name, values in fact.when]
     if all(held):
-        narrower = allowed[fact.then] & fact.among
+        narrower = allowed[fact.then].intersection(fact.among)
         return None if narrower == allowed[fact.then] else (fact.then, narrower)
-    if allowed[fact.then] & fact.among or held.count(False) != 1:
+    if not allowed[fact.then].isdisjoint(fact.among) or held.count(False) != 1:
         return None
     name, values = fact.when[held.index(False)]
-    narrower = allowed[name] - values
+    narrower = allowed[name].difference(values)
     return None if narrower == allowed[name] else (name, narrower)
 
 
@@ -827,7 +827,7 @@ def broken_fact(situation: Mapping[str, str], options: Mapping[str, str]) -> Imp
     """The first fact of :data:`IMPLICATIONS` a hand with ``situation`` under rules labelled
     ``options`` breaks (a fact shown false), or ``None``: how the tests check every fact
     against every hand they play."""
-    values = {f.name: situation.get(f.name, ABSENT) for f in FEATURES} | dict(options)
+    values = {**{f.name: situation.get(f.name, ABSENT) for f in FEATURES}, **options}
     for fact in IMPLICATIONS:
         holds = all(values[name] in among for name, among in fact.when)
         if holds and values[fact.then] not in fact.among:

@@ -58,7 +58,7 @@ __all__ = [
 
 JSON = Any
 
-RECORD_LIMITS = Limits(max_bytes=8 << 20, max_depth=40)
+RECORD_LIMITS = Limits(max_bytes=8 * 2**20, max_depth=40)
 """One record may quote an engine's reply (up to 1 MiB, written as ASCII JSON: each other
 character six bytes) a few levels deep."""
 
@@ -483,12 +483,16 @@ def merge(reports: Sequence[Report]) -> list[dict[str, JSON]]:
     if held is not None:
         order = {case["case"]: k for k, case in enumerate(ordered)}
         kept = first.footer["expectations"]
-        footer["expectations"] = {"file": kept["file"], "sha256": held} | {
-            key: sorted(
-                (case for shard in shards for case in shard.footer["expectations"][key]),
-                key=lambda case: order.get(case, len(order)),
-            )
-            for key in _JUDGED
+        footer["expectations"] = {
+            "file": kept["file"],
+            "sha256": held,
+            **{
+                key: sorted(
+                    (case for shard in shards for case in shard.footer["expectations"][key]),
+                    key=lambda case: order.get(case, len(order)),
+                )
+                for key in _JUDGED
+            },
         }
     return [header, *ordered, footer]
 
@@ -540,7 +544,7 @@ def _at_issue(case: dict[str, JSON]) -> list[Tile]:
     texts = [case.get("action")]
     if case["field"] == "legal":
         shown = [case[key] if isinstance(case[key], list) else [] for key in ("expected", "actual")]
-        texts += sorted(set(map(str, shown[0])) ^ set(map(str, shown[1])))
+        texts += sorted(set(map(str, shown[0])).symmetric_difference(map(str, shown[1])))
     tiles = {tile for tile in map(_move_tile, texts) if tile is not None}
     if case["rule"] == "score.double-blank-25":
         tiles.add(Tile(0, 0))

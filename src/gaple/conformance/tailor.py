@@ -102,8 +102,8 @@ def tailor(
     given: set[Cell] = set()
     for case in cases:
         if scope.outside(case) is None:
-            given |= case_cells(case)
-    targets = frozenset(reachable(scope)) - given
+            given.update(case_cells(case))
+    targets = frozenset(reachable(scope)).difference(given)
     names, fixed, allowed = scope.draws()
     names = playable(names, fixed)
     within = scope.within()
@@ -120,10 +120,10 @@ def tailor(
         hand = play_draw(attrs.evolve(draw, policy=POLICIES[number // 2 % len(POLICIES)]))
         if scope.outside({"rules": rules_to_json(hand.draw.rules), "situation": hand.situation}):
             continue
-        reached = hand.cells & targets
+        reached = hand.cells.intersection(targets)
         if reached:
             found.append((hand, reached))
-            left -= reached
+            left.difference_update(reached)
     order = {cell: n for n, cell in enumerate(all_cells())}
     return Tailored(
         _cover(found, targets), targets, tuple(sorted(left, key=order.__getitem__)), number
@@ -138,11 +138,11 @@ def _cover(
     chosen: list[tuple[Hand, frozenset[Cell]]] = []
     left = set(targets)
     while True:
-        best = max(found, key=lambda item: len(item[1] & left), default=None)
-        if best is None or not best[1] & left:
+        best = max(found, key=lambda item: len(item[1].intersection(left)), default=None)
+        if best is None or best[1].isdisjoint(left):
             return tuple(chosen)
-        chosen.append((best[0], best[1] & frozenset(left)))
-        left -= best[1]
+        chosen.append((best[0], best[1].intersection(left)))
+        left.difference_update(best[1])
 
 
 def hand_case(

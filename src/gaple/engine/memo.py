@@ -28,7 +28,10 @@ it the table starts again."""
 
 
 def turns_up_starter(rules: Ruleset) -> bool:
-    """Mirrors :func:`gaple.reference.deal.turns_up_starter`, kept by set and deal sizes."""
+    """Whether a starter is turned up, kept by set and deal sizes.
+
+    Mirrors :func:`gaple.reference.deal.turns_up_starter`.
+    """
     key = (rules.max_pip, rules.players, rules.hand_size)
     known = _STARTERS.get(key)
     if known is None:
@@ -37,7 +40,10 @@ def turns_up_starter(rules: Ruleset) -> bool:
 
 
 def table(rules: Ruleset) -> Table:
-    """Mirrors :func:`gaple.reference.equipment.table`, kept by seats and partnership."""
+    """The seats and teams, kept by seats and partnership.
+
+    Mirrors :func:`gaple.reference.equipment.table`.
+    """
     key = (rules.players, rules.partnership)
     known = _TABLES.get(key)
     if known is None:
@@ -46,7 +52,9 @@ def table(rules: Ruleset) -> Table:
 
 
 def check_rules(rules: Ruleset) -> None:
-    """Mirrors :func:`gaple.reference.opening.check_rules`, keeping the rulesets it passed.
+    """Refuse rules under which no hand can be played, keeping the rulesets it passed.
+
+    Mirrors :func:`gaple.reference.opening.check_rules`.
 
     Raises:
         gaple.rules.InvalidRuleset: no hand can be played under ``rules``.

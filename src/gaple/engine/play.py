@@ -84,7 +84,10 @@ class Tables:
     """
 
     def own(self, move: Move) -> Move:
-        """The table's object equal to ``move``, whose tile (if any) is in the set."""
+        """The table's object equal to ``move``, whose tile (if any) is in the set.
+
+        Mirrors no rule: it finds the object whose effects the tables keep.
+        """
         if isinstance(move, Pass):
             return PASS
         i = self.tiles.index[move.tile]
@@ -97,6 +100,11 @@ class Tables:
 
 @functools.cache
 def tables(max_pip: int) -> Tables:
+    """The lookup tables and the move objects of the set up to ``max_pip``, built once.
+
+    Mirrors no rule: the moves of every state are these objects, so that making one reads
+    its effects by identity.
+    """
     full = tile_set(max_pip)
     lead = tuple(Lead(t) for t in full.tiles)
     place = tuple((Place(t, End.LEFT), Place(t, End.RIGHT)) for t in full.tiles)
@@ -124,7 +132,10 @@ as long as the cache)."""
 
 def move_text(move: Move) -> str:
     """``str(move)``, read from the tables for their own moves (every move
-    :func:`legal_moves` gives): the conformance kit writes each legal move of every state."""
+    :func:`legal_moves` gives): the conformance kit writes each legal move of every state.
+
+    Mirrors no rule: a move's text, kept.
+    """
     text = _TEXTS.get(id(move))
     return str(move) if text is None else text
 
@@ -134,8 +145,10 @@ _PASS_ONLY = (PASS,)
 
 
 def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
-    """The state at the start of a hand: mirrors :func:`gaple.reference.opening.new_hand`
-    (who opens, the starter, a starter that blocks at once).
+    """The state at the start of a hand (who opens, the starter, a starter that blocks at
+    once).
+
+    Mirrors :func:`gaple.reference.opening.new_hand`.
 
     Raises:
         gaple.rules.InvalidRuleset: no hand can be played under ``rules``.
@@ -152,9 +165,12 @@ def new_hand(rules: Ruleset, deal: Deal, *, first_hand: bool = True) -> State:
 
 
 def _hands_if_fits(rules: Ruleset, deal: Deal) -> tuple[int, ...] | None:
-    """Each hand of ``deal`` as a bitset when the deal fits ``rules``, else ``None``: mirrors
-    :func:`gaple.reference.deal.deal_problem` finding nothing (sizes, the starter, every tile
-    of the set exactly once, the designated seat), on the tables."""
+    """Each hand of ``deal`` as a bitset when the deal fits ``rules``, else ``None``: when the
+    reference finds nothing wrong (sizes, the starter, every tile of the set exactly once, the
+    designated seat), on the tables.
+
+    Mirrors :func:`gaple.reference.deal.deal_problem`.
+    """
     if len(deal.hands) != rules.players or (deal.starter is None) == turns_up_starter(rules):
         return None
     if not 0 <= deal.first_seat < rules.players:
@@ -181,9 +197,11 @@ def _hands_if_fits(rules: Ruleset, deal: Deal) -> tuple[int, ...] | None:
 
 def start(rules: Ruleset, deal: Deal, hands: tuple[int, ...], *, first_hand: bool) -> State:
     """:func:`new_hand` for a deal known to fit the rules, its hands given as bitsets: the
-    starter's line (:func:`gaple.reference.line.opened`) and its block at once
-    (:func:`gaple.reference.ending.blocks`), else the opener
-    (:func:`gaple.reference.opening.lead_seat`)."""
+    starter's line and its block at once, else the opener.
+
+    Mirrors :func:`gaple.reference.line.opened`, :func:`gaple.reference.ending.blocks` and
+    :func:`gaple.reference.opening.lead_seat`.
+    """
     full = tile_set(rules.max_pip)
     no_discards = (0,) * rules.players
     if deal.starter is not None:
@@ -231,7 +249,10 @@ the two lead rules and the bans."""
 
 
 def lead_mask(rules: Ruleset, *, first_hand: bool) -> int:
-    """The tiles :func:`gaple.reference.opening.leadable` allows, as a bitset."""
+    """The tiles that may open the line, as a bitset.
+
+    Mirrors :func:`gaple.reference.opening.leadable`.
+    """
     key = (rules.max_pip, first_hand, rules.first_lead, rules.later_lead, rules.forbidden_leads)
     mask = _LEAD_MASKS.get(key)
     if mask is None:
@@ -241,29 +262,38 @@ def lead_mask(rules: Ruleset, *, first_hand: bool) -> int:
 
 
 def _playable(full: TileSet, hands: tuple[int, ...], left: int, right: int) -> int:
-    """The tiles of all ``hands`` that show ``left`` or ``right``, as a bitset: those
-    :func:`gaple.reference.line.playable` lists, every hand together (none: the hand is
-    blocked, :func:`gaple.reference.ending.blocks`). :func:`run` inlines it."""
+    """The tiles of all ``hands`` that show ``left`` or ``right``, as a bitset, every hand
+    together (none: the hand is blocked). :func:`run` inlines it.
+
+    Mirrors :func:`gaple.reference.line.playable` and :func:`gaple.reference.ending.blocks`.
+    """
     # The hands are disjoint, so their sum is their union.
     return sum(hands) & (full.suit[left] | full.suit[right])
 
 
 def playable_count(state: State) -> int:
-    """How many tiles, in all hands together, fit an open end of a begun line."""
+    """How many tiles, in all hands together, fit an open end of a begun line.
+
+    Mirrors :func:`gaple.reference.line.playable`.
+    """
     assert state.line, "the line has begun"
     full = tables(state.rules.max_pip).tiles
     return _playable(full, state.hand_masks, state.line[0][0], state.line[-1][1]).bit_count()
 
 
 def to_act(state: State) -> int | None:
-    """The seat whose turn it is, or ``None`` once the hand has ended."""
+    """The seat whose turn it is, or ``None`` once the hand has ended.
+
+    Mirrors no rule: it reads the seat the state keeps, which :func:`~gaple.engine.play.run` set.
+    """
     return state.to_act
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every move the seat to act may make, in the order of
-    :func:`gaple.reference.turn.legal_moves`, which it mirrors: the leads the lead mask allows
-    on an empty table, else :func:`moves_on`. Exactly the moves :func:`apply` accepts.
+    """Every move the seat to act may make, in the reference's order: the leads the lead mask
+    allows on an empty table, else :func:`moves_on`. Exactly the moves :func:`apply` accepts.
+
+    Mirrors :func:`gaple.reference.turn.legal_moves`.
     """
     seat = state.to_act
     if seat is None:
@@ -283,9 +313,11 @@ def moves_on(
     table: Tables, rules: Ruleset, hand: int, left_suit: int, right_suit: int
 ) -> tuple[Move, ...]:
     """:func:`legal_moves` once the line has begun, its ends' suits given as bitsets: the
-    placements (:func:`gaple.reference.line.fits`) when there are any
-    (:func:`gaple.reference.turn.must_place`), else the pass or the discards
-    (:func:`gaple.reference.turn.stuck_seat_passes`)."""
+    placements when there are any, else the pass or the discards.
+
+    Mirrors :func:`gaple.reference.turn.legal_moves`, :func:`gaple.reference.line.fits`,
+    :func:`gaple.reference.turn.must_place` and :func:`gaple.reference.turn.stuck_seat_passes`.
+    """
     fitting = hand & (left_suit | right_suit)
     if fitting:
         place = table.place
@@ -311,8 +343,11 @@ def fits(
     kind: int, bit: int, hand: int, left_suit: int, right_suit: int, *, rules: Ruleset
 ) -> bool:
     """Whether the move of ``kind`` and tile ``bit`` is among :func:`moves_on` for the same
-    hand and ends, tested on bitsets without building the moves: mirrors what
-    :func:`gaple.reference.turn.move_error` accepts once the line has begun."""
+    hand and ends, tested on bitsets without building the moves: what the reference accepts
+    once the line has begun.
+
+    Mirrors :func:`gaple.reference.turn.move_error`.
+    """
     if kind == _TO_LEFT:
         return bool(bit & hand & left_suit)
     if kind == _TO_RIGHT:
@@ -327,7 +362,10 @@ def fits(
 
 def _accepts(state: State, move: Move, seat: int | None) -> bool:
     """Whether the seat to act may make ``move``, tested on the tables: the membership test
-    of :func:`legal_moves` (:func:`fits` once the line has begun, the lead mask before)."""
+    of :func:`legal_moves` (:func:`fits` once the line has begun, the lead mask before).
+
+    Mirrors :func:`gaple.reference.turn.is_legal`.
+    """
     acting = state.to_act
     if acting is None or (seat is not None and seat != acting):
         return False
@@ -353,6 +391,8 @@ def verify(state: State, move: Move, seat: int | None = None) -> None:
     the tables accept passes; any other is refused with the reason
     :func:`gaple.reference.turn.move_error` gives, which decides every refusal and words it.
 
+    Mirrors :func:`gaple.reference.turn.verify`.
+
     Raises:
         gaple.hand.IllegalMove: the first rule the move breaks (in the order of
             :data:`~gaple.hand.ERROR_CODES`).
@@ -365,15 +405,18 @@ def verify(state: State, move: Move, seat: int | None = None) -> None:
 
 
 def is_legal(state: State, move: Move, seat: int | None = None) -> bool:
-    """Whether :func:`apply` would accept ``move`` (mirrors
-    :func:`gaple.reference.turn.is_legal`)."""
+    """Whether :func:`apply` would accept ``move``.
+
+    Mirrors :func:`gaple.reference.turn.is_legal`.
+    """
     return _accepts(state, move, seat)
 
 
 def apply(state: State, move: Move, seat: int | None = None) -> State:
-    """The state after the seat to act makes ``move``; ``state`` itself is unchanged. Mirrors
-    :func:`gaple.reference.turn.apply`: :func:`verify`, then
-    :func:`~gaple.engine.play.run` for one move.
+    """The state after the seat to act makes ``move``; ``state`` itself is unchanged:
+    :func:`verify`, then :func:`~gaple.engine.play.run` for one move.
+
+    Mirrors :func:`gaple.reference.turn.apply`.
 
     Raises:
         gaple.hand.IllegalMove: the first rule the move breaks (order at
@@ -401,11 +444,13 @@ def run(  # noqa: PLR0915
     Every move must be legal: ``move`` checked by :func:`verify`, and ``pick`` choosing among
     the moves it is given (:func:`legal_moves`). The moves of ``follow`` are checked here
     instead (:func:`fits`, cheaper than building every legal move): the run stops before the
-    first that is not legal, with that seat to act. Each move mirrors
-    :func:`gaple.reference.turn.next_state`: the tile joins the line as
-    :func:`gaple.reference.line.joined` turns it, and the hand ends as
-    :func:`gaple.reference.ending.ending_after` says. Between the states it returns it plays on
-    bitsets and lists, so that playing out a hand builds one state, not one per action.
+    first that is not legal, with that seat to act. Each move is the reference's next state:
+    the tile joins the line turned as the reference turns it, and the hand ends as the
+    reference says. Between the states it returns it plays on bitsets and lists, so that
+    playing out a hand builds one state, not one per action.
+
+    Mirrors :func:`gaple.reference.turn.next_state`, :func:`gaple.reference.line.joined` and
+    :func:`gaple.reference.ending.ending_after`.
     """
     seat = state.to_act
     if seat is None:
@@ -495,6 +540,8 @@ def replay(
 ) -> State:
     """Play ``moves`` from the start of a hand; an :class:`~gaple.hand.Action` also checks its
     seat.
+
+    Mirrors :func:`gaple.reference.opening.new_hand` and :func:`gaple.reference.turn.apply`.
 
     Raises:
         gaple.hand.InvalidDeal: the deal does not fit the rules.

@@ -52,8 +52,10 @@ class QuietFields(NamedTuple):
 
 
 def rank_keys(full: TileSet, masks: Iterable[int], double_blank_25: bool) -> list[RankKey]:
-    """The rank key of each scoring set, given as a bitset of ``full``: mirrors
-    :func:`gaple.reference.counting.count_seat` and :func:`gaple.reference.counting.rank`."""
+    """The rank key of each scoring set, given as a bitset of ``full``.
+
+    Mirrors :func:`gaple.reference.counting.count_seat` and :func:`gaple.reference.counting.rank`.
+    """
     pips = full.pips
     order = _pips_and_low(full.max_pip)
     keys: list[RankKey] = []
@@ -72,27 +74,36 @@ def rank_keys(full: TileSet, masks: Iterable[int], double_blank_25: bool) -> lis
 
 @functools.cache
 def _pips_and_low(max_pip: int) -> tuple[tuple[int, int], ...]:
-    """(pips, low half) of each tile of the set, by bit index."""
+    """(pips, low half) of each tile of the set, by bit index.
+
+    Mirrors no rule: a lookup table for :func:`rank_keys`.
+    """
     return tuple((t.pips, t.low) for t in tile_set(max_pip).tiles)
 
 
 def blank_bonus(full: TileSet, mask: int, double_blank_25: bool) -> int:
-    """What 0-0 adds to the natural pips of a scoring set given as a bitset of ``full``:
-    mirrors :func:`gaple.reference.counting.blank_double`."""
+    """What 0-0 adds to the natural pips of a scoring set given as a bitset of ``full``.
+
+    Mirrors :func:`gaple.reference.counting.blank_double`.
+    """
     if not double_blank_25 or not mask & DOUBLE_BLANK_BIT:
         return 0
     return 0 if mask & full.suit[0] & ~DOUBLE_BLANK_BIT else 25
 
 
 def ranked(keys: Sequence[RankKey]) -> tuple[int, ...]:
-    """The seats in order of their rank keys, lowest first: mirrors
-    :func:`gaple.reference.counting.rank`."""
+    """The seats in order of their rank keys, lowest first.
+
+    Mirrors :func:`gaple.reference.counting.rank`.
+    """
     return tuple(sorted(range(len(keys)), key=keys.__getitem__))
 
 
 def settle_points(settlement: Settlement, counts: Sequence[int], winner: int) -> tuple[int, ...]:
-    """Each seat's points under an individual settlement: mirrors
-    :func:`gaple.reference.settlement.settle`."""
+    """Each seat's points under an individual settlement.
+
+    Mirrors :func:`gaple.reference.settlement.settle`.
+    """
     if settlement is Settlement.PER_HAND:
         return tuple(0 for _ in counts)
     if settlement is Settlement.CUMULATIVE:
@@ -105,19 +116,25 @@ def settle_points(settlement: Settlement, counts: Sequence[int], winner: int) ->
 
 
 def scoring_masks(state: State) -> tuple[int, ...]:
-    """Each seat's hand and discards as one bitset: mirrors
-    :attr:`gaple.hand.Position.scoring_masks`."""
+    """Each seat's hand and discards as one bitset, as
+    :attr:`gaple.hand.Position.scoring_masks` keeps them: the tiles a seat is counted on.
+
+    Mirrors :func:`gaple.reference.scoring.counts_of`.
+    """
     return tuple(map(operator.or_, state.hand_masks, state.discard_masks))
 
 
 def played_position(state: State) -> Position:
     """The finished position of a state reached by play, built without the converters and
-    checks of :class:`~gaple.hand.Position`: mirrors :func:`gaple.position.position_of`.
+    checks of :class:`~gaple.hand.Position`, as :func:`gaple.position.position_of` builds it.
 
     The state must have been reached by play (:func:`~gaple.state.new_hand`, then legal
     moves): its position is then reachable by construction, and every group of tiles is
     already a sorted tuple (bitsets unpack in canonical order). The checks cost more than
     the scoring itself.
+
+    Mirrors no rule: it gathers the state's groups of tiles, and the blocker is the
+    reference's own, called (:func:`gaple.reference.ending.blocker`).
     """
     assert state.ends is not None  # the hand has ended, so its line has begun
     full = state.tiles
@@ -143,8 +160,10 @@ def played_position(state: State) -> Position:
 
 def quiet_fields(state: State) -> QuietFields:
     """The fields of :func:`gaple.result.hand_result` for a state reached by play that has
-    ended, without notes, and without a position unless the settlement is partnership's:
-    mirrors :func:`gaple.reference.scoring.reckon`."""
+    ended, without notes, and without a position unless the settlement is partnership's.
+
+    Mirrors :func:`gaple.reference.scoring.reckon`.
+    """
     rules = state.rules
     if rules.settlement is Settlement.PARTNERSHIP:
         return position_fields(played_position(state))
@@ -152,15 +171,20 @@ def quiet_fields(state: State) -> QuietFields:
 
 
 def position_fields(pos: Position) -> QuietFields:
-    """The fields of :func:`gaple.result.score_position`, without notes: mirrors
-    :func:`gaple.reference.scoring.reckon`."""
+    """The fields of :func:`gaple.result.score_position`, without notes.
+
+    Mirrors :func:`gaple.reference.scoring.reckon`.
+    """
     if pos.rules.settlement is Settlement.PARTNERSHIP:
         return _partnership(pos)
     return _individual(pos.rules, pos.scoring_masks)
 
 
 def _individual(rules: Ruleset, masks: Sequence[int]) -> QuietFields:
-    """Mirrors :func:`gaple.reference.scoring.reckon` under an individual settlement."""
+    """The fields of a hand scored under an individual settlement.
+
+    Mirrors :func:`gaple.reference.scoring.reckon`.
+    """
     keys = rank_keys(tile_set(rules.max_pip), masks, rules.double_blank_25)
     counts = tuple([key[0] for key in keys])
     winner = ranked(keys)[0]
@@ -172,7 +196,10 @@ def _individual(rules: Ruleset, masks: Sequence[int]) -> QuietFields:
 
 
 def _partnership(pos: Position) -> QuietFields:
-    """Mirrors :func:`gaple.reference.partnership.score_partnership`."""
+    """The fields of a hand scored by partnership: going out or the challenge.
+
+    Mirrors :func:`gaple.reference.partnership.score_partnership`.
+    """
     rules = pos.rules
     full = tile_set(rules.max_pip)
     keys = rank_keys(full, pos.scoring_masks, rules.double_blank_25)
@@ -186,15 +213,21 @@ def _partnership(pos: Position) -> QuietFields:
 
 
 def _specials(rules: Ruleset) -> tuple[tuple[int, int], ...]:
-    """(pip, value) of each double with a value: mirrors
-    :func:`gaple.reference.partnership.special_doubles`."""
+    """(pip, value) of each double with a value.
+
+    Mirrors :func:`gaple.reference.partnership.special_doubles`.
+    """
     specials = ((rules.max_pip, rules.top_double_bonus), (0, rules.blank_double_bonus))
     return tuple((pip, value) for pip, value in specials if value > 0)
 
 
 def _out(pos: Position, full: TileSet, counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
-    """Mirrors :func:`gaple.reference.partnership.score_out` and
-    :func:`gaple.reference.partnership.double_fates`."""
+    """The seat gone out and each team's points: the opponents' counts, the doubles they
+    could not place, the closing bonus and the debit.
+
+    Mirrors :func:`gaple.reference.partnership.score_out` and
+    :func:`gaple.reference.partnership.double_fates`.
+    """
     rules = pos.rules
     out = pos.out_seat
     assert out is not None  # checked when the position was built, or reached by play
@@ -218,7 +251,10 @@ def _out(pos: Position, full: TileSet, counts: Sequence[int]) -> tuple[int, tupl
 
 
 def _closing(rules: Ruleset, closing: Tile | None) -> int:
-    """Mirrors :func:`gaple.reference.partnership.closing_bonus`."""
+    """What the tile that closed the hand adds.
+
+    Mirrors :func:`gaple.reference.partnership.closing_bonus`.
+    """
     if closing is None or not closing.is_double:
         return 0
     if closing.low == rules.max_pip or rules.closing_any_double:
@@ -229,7 +265,10 @@ def _closing(rules: Ruleset, closing: Tile | None) -> int:
 def _challenge(
     rules: Ruleset, blocker: int | None, counts: Sequence[int]
 ) -> tuple[int | None, tuple[int, ...]]:
-    """Mirrors :func:`gaple.reference.partnership.challenge`."""
+    """The winner of the blocked hand's challenge (``None``: replayed) and each team's points.
+
+    Mirrors :func:`gaple.reference.partnership.challenge`.
+    """
     assert blocker is not None  # checked when the position was built, or reached by play
     rival = (blocker + 1) % rules.players
     mine, theirs = counts[blocker], counts[rival]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import pytest
 
@@ -47,7 +47,7 @@ __all__ = [
     "marker",
 ]
 
-EngineSource = str | Callable[[], "Engine"]
+EngineSource: TypeAlias = str | Callable[[], "Engine"]
 """What ``pytest_gaple_engine`` returns: an adapter command, or a function making an engine."""
 
 _LEVELS = ("line", "turns", "count", "points", "rules")

@@ -65,7 +65,7 @@ def random_rulesets(draw: st.DrawFn, max_pips: tuple[int, ...] = (*SMALL_SETS, 6
     if players * hand_size == full.size and LeadRule.DOUBLE_BLANK in (first_lead, later_lead):
         # With every tile dealt and only 0-0 allowed to open, banning 0-0 leaves no lead at
         # all; check_rules refuses that (tested in test_rules), so it is not drawn here.
-        forbidden -= {Tile(0, 0)}
+        forbidden = forbidden.difference({Tile(0, 0)})
     if partnership:
         settlement = draw(st.sampled_from([Settlement.PER_HAND, Settlement.PARTNERSHIP]))
     else:
