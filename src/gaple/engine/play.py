@@ -449,8 +449,8 @@ def run(  # noqa: PLR0915
     reference says. Between the states it returns it plays on bitsets and lists, so that
     playing out a hand builds one state, not one per action.
 
-    Mirrors :func:`gaple.reference.turn.next_state`, :func:`gaple.reference.line.joined` and
-    :func:`gaple.reference.ending.ending_after`.
+    Mirrors :func:`gaple.reference.turn.next_state`, :func:`gaple.reference.line.joined`,
+    :func:`gaple.reference.ending.ending_after` and :func:`gaple.reference.turn.turn_after`.
     """
     seat = state.to_act
     if seat is None:
