@@ -45,9 +45,9 @@ def unmatched(tiles: Iterable[Tile]) -> frozenset[int]:
 
 
 def can_lie(tiles: Collection[Tile], ends: Ends) -> bool:
-    """Whether ``tiles`` can be a whole line with ``ends``: one of them :func:`~gaple.reference.line.opened`,
-    each other :func:`~gaple.reference.line.joined` in turn to an end it
-    :func:`~gaple.reference.line.fits`.
+    """Whether ``tiles`` can be a whole line with ``ends``: one of them
+    :func:`~gaple.reference.line.opened`, each other :func:`~gaple.reference.line.joined` in
+    turn to an end it :func:`~gaple.reference.line.fits`.
 
     Read backwards: the last tile joined lies at an end and shows that end's number outside,
     and without it the other tiles are a line whose end showed its inner number; a single tile
