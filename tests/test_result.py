@@ -20,7 +20,7 @@ from gaple.result import (
     position_of,
     score_position,
 )
-from gaple.rules import LeadRule, Ruleset
+from gaple.rules import BlockedAction, LeadRule, Ruleset
 from gaple.simulate import random_hand
 from gaple.state import Discard, Ending, Lead, Place, new_hand
 from gaple.tiles import Tile, parse_tiles
@@ -130,6 +130,26 @@ def test_a_line_in_separate_groups_is_refused() -> None:
             out_seat=0,
             line=[Tile(0, 0), Tile(1, 1)],
         )
+
+
+def test_a_line_laid_falling_from_its_left_end_is_refused() -> None:
+    # Double-2 set, 2 seats x 2 tiles: 2 undealt, the starter and one face down (2-2). Seat 0
+    # went out, its other tile discarded. The line 0-1, 1-2 with ends 2 (left) and 0 (right)
+    # would lie as 2-1, 1-0: neither tile with its lower half on the left, so neither began
+    # the line; led or turned up, 0-1 then 1-2 (or 1-2 then 0-1) always gives ends 0 and 2.
+    rules = Ruleset(max_pip=2, players=2, hand_size=2, blocked_action=BlockedAction.DISCARD)
+    with pytest.raises(InvalidPosition, match="only with ends 0 and 2") as refused:
+        make_position(
+            rules,
+            hands=[(), parse_tiles("0-0 1-1")],
+            discards=[parse_tiles("0-2"), ()],
+            line=parse_tiles("0-1 1-2"),
+            set_aside=parse_tiles("2-2"),
+            ends=(2, 0),
+            ending=Ending.OUT,
+            out_seat=0,
+        )
+    assert refused.value.rule_id == "play.match-end"
 
 
 def test_a_closing_tile_must_show_an_end() -> None:

@@ -74,6 +74,7 @@ MODULES = (
     "reference.deal",
     "reference.opening",
     "reference.line",
+    "reference.laying",
     "reference.turn",
     "reference.ending",
     "reference.match",
@@ -509,6 +510,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "reference.deal": ("test_reference_play.py", "test_deal.py"),
     "reference.opening": ("test_reference_play.py", "test_state_errors.py", "test_rules.py"),
     "reference.line": ("test_reference_play.py", "test_state_moves.py"),
+    "reference.laying": ("test_laying.py", "test_result.py"),
     "reference.turn": ("test_reference_play.py", "test_state_errors.py", "test_state_moves.py"),
     "reference.ending": ("test_reference_play.py", "test_state_moves.py"),
     "reference.match": ("test_reference_match.py",),
@@ -519,6 +521,13 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_worked_examples_play.py",
         "test_reference_play.py",
         "test_state_machine.py",
+    ),
+    "hand": (
+        "test_state_moves.py",
+        "test_state_errors.py",
+        "test_partnership.py",
+        "test_state_structure.py",
+        "test_result.py",
     ),
     "state": (
         "test_state_moves.py",
@@ -702,7 +711,7 @@ def run_mutant_tests(mutant: Mutant, timeout: float) -> Verdict:
 @frozen
 class Explanation:
     """A reason, in ``tools/mutation-survivors.toml``, why mutants are not killed: one mutant
-    (``key``) or every mutant of a function or table (``function``, ``result:_chain_problem``)."""
+    (``key``) or every mutant of a function or table (``function``, ``position:_chain_problem``)."""
 
     pattern: str
     whole_function: bool

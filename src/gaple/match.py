@@ -15,6 +15,10 @@ of a match depends on the ruleset:
 A hand that a tied challenge voids (REPLAY) is dealt again with the same designated seat and
 the same first-hand flag; it adds no points and does not count as a hand played.
 
+Every one of these rules is decided by :mod:`gaple.reference.match`: a :class:`MatchState` is
+the reference's :class:`~gaple.reference.match.Tally` with the hands' results beside it, and
+this module only checks that a hand belongs to the match and words it.
+
 >>> from gaple.presets import ruleset
 >>> results, match = play_match(ruleset("block100"), seed=1)
 >>> match.finished, max(match.totals) >= 100
@@ -23,16 +27,14 @@ the same first-hand flag; it adds no points and does not count as a hand played.
 
 from __future__ import annotations
 
-import attrs
 from attrs import frozen
 
 from gaple.deal import Deal, SplitMix64, shuffle_deal
-from gaple.reference.equipment import table
-from gaple.reference.match import match_winner, next_hand
+from gaple.reference.match import Tally, after_hand, start_hand, start_tally
 from gaple.result import HandResult, format_result, hand_result
 from gaple.rules import Ruleset
 from gaple.simulate import play_out
-from gaple.state import State, new_hand
+from gaple.state import State
 
 __all__ = [
     "MatchError",
@@ -57,39 +59,52 @@ class MatchTooLong(MatchError):
 
 @frozen
 class MatchState:
-    """A match between hands: what has been played and what comes next."""
+    """A match between hands: the hands played and the reference's tally of them
+    (:class:`~gaple.reference.match.Tally`), which decides totals, the next opener and the end."""
 
     rules: Ruleset
     """The options in force."""
     results: tuple[HandResult, ...]
     """Every hand dealt so far, replayed ones included, in order."""
-    totals: tuple[int, ...]
-    """Each side's running total (:attr:`~gaple.reference.equipment.Table.teams` order)."""
-    hands_played: int
-    """Hands that counted (a replayed hand does not)."""
-    next_first_seat: int | None
-    """The designated seat of the next deal (rule ``match.opener``); ``None`` before the first
-    hand, whose designated seat the deal draws by lot."""
-    first_hand: bool
-    """Whether the next hand is the match's first (it decides the lead rule)."""
-    finished: bool
-    """Whether the match has ended."""
-    winner: int | None
-    """The winning side (index in :attr:`~gaple.reference.equipment.Table.teams`) once finished."""
+    tally: Tally
+    """The match as the match rules see it (:mod:`gaple.reference.match`)."""
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each side's running total (:attr:`~gaple.reference.equipment.Table.teams` order)."""
+        return self.tally.totals
+
+    @property
+    def hands_played(self) -> int:
+        """Hands that counted (a replayed hand does not)."""
+        return self.tally.hands_played
+
+    @property
+    def next_first_seat(self) -> int | None:
+        """The designated seat of the next deal (rule ``match.opener``); ``None`` before the
+        first hand, whose designated seat the deal draws by lot."""
+        return self.tally.upcoming.first_seat
+
+    @property
+    def first_hand(self) -> bool:
+        """Whether the next hand is the match's first (it decides the lead rule)."""
+        return self.tally.upcoming.first_hand
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match has ended."""
+        return self.tally.winner is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side (index in :attr:`~gaple.reference.equipment.Table.teams`) once
+        finished."""
+        return self.tally.winner
 
 
 def start_match(rules: Ruleset) -> MatchState:
     """A match before its first hand: totals at zero."""
-    return MatchState(
-        rules=rules,
-        results=(),
-        totals=tuple(0 for _ in table(rules).teams),
-        hands_played=0,
-        next_first_seat=None,
-        first_hand=True,
-        finished=False,
-        winner=None,
-    )
+    return MatchState(rules=rules, results=(), tally=start_tally(rules))
 
 
 def next_deal(match: MatchState, seed: int) -> Deal:
@@ -112,9 +127,7 @@ def start_next_hand(match: MatchState, deal: Deal) -> State:
     if match.finished:
         msg = f"the match has finished (won by side {match.winner}); no further hand is dealt"
         raise MatchError(msg)
-    if match.next_first_seat is not None:
-        deal = attrs.evolve(deal, first_seat=match.next_first_seat)
-    return new_hand(match.rules, deal, first_hand=match.first_hand)
+    return start_hand(match.rules, deal, match.tally.upcoming)
 
 
 def record_hand(match: MatchState, state: State) -> MatchState:
@@ -143,25 +156,14 @@ def record_hand(match: MatchState, state: State) -> MatchState:
         msg = "the hand has not ended, so it cannot be recorded"
         raise MatchError(msg)
     result = hand_result(state)
-    upcoming = next_hand(state.deal.first_seat, result.winner, first_hand=match.first_hand)
-    if result.replay:
-        return attrs.evolve(
-            match, results=(*match.results, result), next_first_seat=upcoming.first_seat
-        )
-    assert result.winner is not None  # only a replayed hand has no winner
-    totals = tuple(t + p for t, p in zip(match.totals, result.points, strict=True))
-    played = match.hands_played + 1
-    winner = match_winner(match.rules, totals, played, table(match.rules).team_of(result.winner))
-    return MatchState(
-        rules=match.rules,
-        results=(*match.results, result),
-        totals=totals,
-        hands_played=played,
-        next_first_seat=upcoming.first_seat,
-        first_hand=upcoming.first_hand,
-        finished=winner is not None,
-        winner=winner,
+    tally = after_hand(
+        match.rules,
+        match.tally,
+        designated=state.deal.first_seat,
+        winner=result.winner,
+        points=result.points,
     )
+    return MatchState(rules=match.rules, results=(*match.results, result), tally=tally)
 
 
 def play_match(

@@ -21,8 +21,10 @@ from collections.abc import Iterable, Sequence
 
 from gaple.hand import Ending, Lead, Place, State
 from gaple.hand import Position as Position
-from gaple.reference.deal import undealt
+from gaple.reference.deal import face_down, hand_sizes, missing, stray
 from gaple.reference.ending import blocker, blocks
+from gaple.reference.equipment import table
+from gaple.reference.laying import can_lie, in_one_piece, unmatched
 from gaple.reference.line import playable
 from gaple.rules import BlockedAction, Ruleset, Settlement
 from gaple.tiles import Tile, tile_set
@@ -108,48 +110,47 @@ _Problem = tuple[str, str]
 
 
 def _position_problem(pos: Position) -> _Problem | None:
-    """The first reason ``pos`` cannot be a finished hand under its rules, or ``None``."""
+    """The first reason ``pos`` cannot be a finished hand under its rules, or ``None``: the
+    deal's conditions (:mod:`gaple.reference.deal`), then the line's
+    (:mod:`gaple.reference.laying`), then the ending's."""
     rules = pos.rules
-    full = tile_set(rules.max_pip)
-    seats = rules.players
-    if len(pos.hands) != seats or len(pos.discards) != seats:
+    seats = table(rules).seats
+    if len(pos.hands) != len(seats) or len(pos.discards) != len(seats):
         return (
             "table.seats",
-            f"the rules have {seats} seats, the position has {len(pos.hands)} hands and "
+            f"the rules have {len(seats)} seats, the position has {len(pos.hands)} hands and "
             f"{len(pos.discards)} discard lists",
         )
-    seen: dict[Tile, str] = {}
-    groups = [(f"seat {s}'s hand", pos.hands[s]) for s in range(seats)]
-    groups += [(f"seat {s}'s discards", pos.discards[s]) for s in range(seats)]
-    groups += [("the line", pos.line), ("the set-aside tiles", pos.set_aside)]
-    for where, tiles in groups:
-        for tile in tiles:
-            if tile not in full.index:
-                return "tiles.set", f"{where}: {tile} is not in the double-{rules.max_pip} set"
-            if tile in seen:
-                return "tiles.set", f"{where}: {tile} is also in {seen[tile]}"
-            seen[tile] = where
-    missing = [str(t) for t in full.tiles if t not in seen]
-    if missing:
-        return "tiles.set", f"tiles missing from the position: {' '.join(missing)}"
-    wanted_aside = max(undealt(rules) - 1, 0)
-    if len(pos.set_aside) != wanted_aside:
+    parts = [(f"seat {s}'s hand", pos.hands[s]) for s in seats]
+    parts += [(f"seat {s}'s discards", pos.discards[s]) for s in seats]
+    parts += [("the line", pos.line), ("the set-aside tiles", pos.set_aside)]
+    found = stray(rules.max_pip, parts)
+    if found is not None:
+        if found.also_in is None:
+            return (
+                "tiles.set",
+                f"{found.where}: {found.tile} is not in the double-{rules.max_pip} set",
+            )
+        return "tiles.set", f"{found.where}: {found.tile} is also in {found.also_in}"
+    lacking = missing(rules.max_pip, parts)
+    if lacking:
+        return "tiles.set", f"tiles missing from the position: {' '.join(map(str, lacking))}"
+    if len(pos.set_aside) != face_down(rules):
         return (
             "deal.starter",
-            f"the rules set {wanted_aside} tiles aside, the position has {len(pos.set_aside)}",
+            f"the rules set {face_down(rules)} tiles aside, the position has {len(pos.set_aside)}",
         )
-    for seat in range(seats):
+    for seat, size in zip(seats, hand_sizes(rules), strict=True):
         held = len(pos.hands[seat]) + len(pos.discards[seat])
-        if held > rules.hand_size:
+        if held > size:
             return (
                 "deal.sizes",
-                f"seat {seat} holds and discarded {held} tiles, more than the {rules.hand_size} "
-                "dealt",
+                f"seat {seat} holds and discarded {held} tiles, more than the {size} dealt",
             )
     for name in ("out_seat", "blocker"):
         seat_value = getattr(pos, name)
-        if seat_value is not None and not 0 <= seat_value < seats:
-            return "table.seats", f"{name} {seat_value} is not a seat (0..{seats - 1})"
+        if seat_value is not None and seat_value not in seats:
+            return "table.seats", f"{name} {seat_value} is not a seat (0..{len(seats) - 1})"
     if rules.blocked_action is BlockedAction.PASS:
         for seat, tiles in enumerate(pos.discards):
             if tiles:
@@ -165,42 +166,30 @@ def _position_problem(pos: Position) -> _Problem | None:
 
 
 def _chain_problem(line: Sequence[Tile], ends: tuple[int, int], max_pip: int) -> str | None:
-    """Why ``line`` cannot be laid as one chain from ``ends[0]`` to ``ends[1]``, or ``None``.
-
-    A chain is a walk using every tile once (an Euler trail, doubles being loops): the tiles
-    must be connected, and the numbers shown an odd number of times must be exactly the two
-    different ends, or none when both ends show the same number.
-    """
+    """Why ``line`` cannot be laid as one line with ``ends`` (:func:`can_lie`), in the words of
+    the first fact of a line it breaks, or ``None``."""
     left, right = ends
     if not (0 <= left <= max_pip and 0 <= right <= max_pip):
         return f"ends {ends} are not pip values of the double-{max_pip} set"
     if not line:
         return "the line is empty, but a finished hand has at least one tile in the line"
-    degree = [0] * (max_pip + 1)
-    parent = list(range(max_pip + 1))
-
-    def root(p: int) -> int:
-        while parent[p] != p:
-            p = parent[p]
-        return p
-
-    for tile in line:
-        degree[tile.low] += 1
-        degree[tile.high] += 1
-        parent[root(tile.low)] = root(tile.high)
-    used = [p for p in range(max_pip + 1) if degree[p]]
-    if len({root(p) for p in used}) > 1:
+    if can_lie(line, ends):
+        return None
+    if not in_one_piece(line):
         return "the line tiles do not form a single chain (they fall into separate groups)"
-    if not degree[left] or not degree[right]:
+    if not any(tile.has(left) for tile in line) or not any(tile.has(right) for tile in line):
         return f"the ends {left} and {right} must both be numbers shown by tiles in the line"
-    odd = {p for p in used if degree[p] % 2}
-    expected = set() if left == right else {left, right}
-    if odd != expected:
+    odd = unmatched(line)
+    if odd != ({left, right} if left != right else set()):
         return (
             f"the line tiles cannot lie in one chain with ends {left} and {right} "
             f"(numbers shown an odd number of times: {sorted(odd) or 'none'})"
         )
-    return None
+    return (
+        f"the line tiles can lie in one chain only with ends {right} and {left}: laid from "
+        f"{left} on the left down to {right}, no tile shows its lower half on the left, as "
+        "the tile that began the line does"
+    )
 
 
 def _ending_problem(pos: Position) -> _Problem | None:

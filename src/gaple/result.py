@@ -163,27 +163,52 @@ class Note:
 
 @frozen
 class HandResult:
-    """Everything a finished hand decides, with the reasons (:attr:`notes`)."""
+    """Everything a finished hand decides, with the reasons (:attr:`notes`): the reference's
+    :class:`~gaple.reference.scoring.Reckoning` with words."""
 
-    position: Position
-    """The finished position that was scored (it holds the rules)."""
-    counts: tuple[int, ...]
-    """Each seat's count: hand plus discards (``score.count``, ``score.double-blank-25``)."""
-    ranking: tuple[int, ...]
-    """The seats from best to worst by count and tie-breaks (``score.rank``)."""
-    winner: int | None
-    """The winning seat: the best ranked, or in partnership scoring the seat that went out or
-    won the blocked-hand challenge; ``None`` only when a tied challenge is replayed."""
-    winning_team: int | None
-    """With partnership, the index in :attr:`~gaple.reference.equipment.Table.teams` of the
-    winner's pair (``score.team``)."""
-    points: tuple[int, ...]
-    """What each side (:attr:`~gaple.reference.equipment.Table.teams` order) receives this hand
-    under the settlement."""
-    replay: bool
-    """Whether the hand is void and dealt again (a tied challenge under REPLAY)."""
+    reckoning: Reckoning
+    """What the rules decided, with the facts behind each number
+    (:func:`gaple.reference.scoring.reckon`)."""
     notes: tuple[Note, ...]
     """Each rule applied, in order."""
+
+    @property
+    def position(self) -> Position:
+        """The finished position that was scored (it holds the rules)."""
+        return self.reckoning.position
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Each seat's count: hand plus discards (``score.count``, ``score.double-blank-25``)."""
+        return tuple(count.count for count in self.reckoning.counts)
+
+    @property
+    def ranking(self) -> tuple[int, ...]:
+        """The seats from best to worst by count and tie-breaks (``score.rank``)."""
+        return tuple(entry.seat for entry in self.reckoning.ranking)
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat: the best ranked, or in partnership scoring the seat that went out
+        or won the blocked-hand challenge; ``None`` only when a tied challenge is replayed."""
+        return self.reckoning.winner
+
+    @property
+    def winning_team(self) -> int | None:
+        """With partnership, the index in :attr:`~gaple.reference.equipment.Table.teams` of the
+        winner's pair (``score.team``)."""
+        return self.reckoning.winning_team
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """What each side (:attr:`~gaple.reference.equipment.Table.teams` order) receives this
+        hand under the settlement."""
+        return self.reckoning.points
+
+    @property
+    def replay(self) -> bool:
+        """Whether the hand is void and dealt again (a tied challenge under REPLAY)."""
+        return self.reckoning.replay
 
     @property
     def rules(self) -> Ruleset:
@@ -215,16 +240,7 @@ def result_of(reckoning: Reckoning, *, worded: bool = True) -> HandResult:
     """The result of a reckoned hand, with the notes worded from the reckoning's facts; with
     none when not ``worded`` (what checks counts and points alone needs: wording the notes
     costs as much as the rest)."""
-    return HandResult(
-        position=reckoning.position,
-        counts=tuple(c.count for c in reckoning.counts),
-        ranking=tuple(entry.seat for entry in reckoning.ranking),
-        winner=reckoning.winner,
-        winning_team=reckoning.winning_team,
-        points=reckoning.points,
-        replay=reckoning.replay,
-        notes=_notes(reckoning) if worded else (),
-    )
+    return HandResult(reckoning=reckoning, notes=_notes(reckoning) if worded else ())
 
 
 # --- the notes, worded from the reckoning's facts ---------------------------------------------

@@ -6,7 +6,9 @@ written-down deal against them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+
+from attrs import frozen
 
 from gaple.hand import Deal
 from gaple.reference.deciding import decides
@@ -14,7 +16,17 @@ from gaple.reference.equipment import set_of, table
 from gaple.rules import SOURCED_DEALS, InvalidRuleset, Ruleset
 from gaple.tiles import Tile
 
-__all__ = ["deal_problem", "hand_sizes", "sourced", "turns_up_starter", "undealt"]
+__all__ = [
+    "Stray",
+    "deal_problem",
+    "face_down",
+    "hand_sizes",
+    "missing",
+    "sourced",
+    "stray",
+    "turns_up_starter",
+    "undealt",
+]
 
 
 @decides("deal.sizes")
@@ -55,6 +67,32 @@ def undealt(rules: Ruleset) -> int:
     return len(set_of(rules.max_pip)) - sum(hand_sizes(rules))
 
 
+def face_down(rules: Ruleset) -> int:
+    """How many tiles lie face down out of play: the undealt ones but the starter (rule
+    ``deal.starter``)."""
+    return undealt(rules) - 1 if turns_up_starter(rules) else 0
+
+
+def stray(max_pip: int, parts: Sequence[tuple[str, Iterable[Tile]]]) -> Stray | None:
+    """The first tile of the named ``parts`` (in order) that the double-``max_pip`` set lacks
+    or that an earlier part holds already (rule ``tiles.set``: each tile once)."""
+    tiles = set_of(max_pip)
+    seen: dict[Tile, str] = {}
+    for where, part in parts:
+        for tile in part:
+            if tile not in tiles or tile in seen:
+                return Stray(where=where, tile=tile, also_in=seen.get(tile))
+            seen[tile] = where
+    return None
+
+
+def missing(max_pip: int, parts: Sequence[tuple[str, Iterable[Tile]]]) -> tuple[Tile, ...]:
+    """The tiles of the double-``max_pip`` set that none of ``parts`` holds (rule
+    ``tiles.set``: every tile somewhere)."""
+    held = {tile for _, part in parts for tile in part}
+    return tuple(tile for tile in set_of(max_pip) if tile not in held)
+
+
 def deal_problem(rules: Ruleset, deal: Deal) -> str | None:
     """The first way ``deal`` does not fit ``rules``, or ``None`` when it fits.
 
@@ -70,27 +108,35 @@ def deal_problem(rules: Ruleset, deal: Deal) -> str | None:
         return f"{undealt(rules)} tiles are undealt, so one must be turned up as the starter"
     if not turns_up_starter(rules) and deal.starter is not None:
         return "every tile is dealt, so there can be no starter"
-    tiles = set_of(rules.max_pip)
-    seen: dict[Tile, str] = {}
     parts: list[tuple[str, Sequence[Tile]]] = [
         *((f"seat {seat}", hand) for seat, hand in enumerate(deal.hands)),
         ("the starter", () if deal.starter is None else (deal.starter,)),
         ("the set-aside tiles", deal.set_aside),
     ]
-    for where, part in parts:
-        for tile in part:
-            if tile not in tiles:
-                return f"{where}: tile {tile} is not in the double-{rules.max_pip} set"
-            if tile in seen:
-                return f"{where}: tile {tile} is also in {seen[tile]}"
-            seen[tile] = where
+    found = stray(rules.max_pip, parts)
+    if found is not None:
+        if found.also_in is None:
+            return f"{found.where}: tile {found.tile} is not in the double-{rules.max_pip} set"
+        return f"{found.where}: tile {found.tile} is also in {found.also_in}"
     for seat, (hand, size) in enumerate(zip(deal.hands, sizes, strict=True)):
         if len(hand) != size:
             return f"seat {seat} holds {len(hand)} tiles, the rules deal {size}"
-    missing = [tile for tile in tiles if tile not in seen]
-    if missing:
-        return f"tiles missing from the deal: {' '.join(map(str, missing))}"
+    lacking = missing(rules.max_pip, parts)
+    if lacking:
+        return f"tiles missing from the deal: {' '.join(map(str, lacking))}"
     seats = table(rules).seats
     if deal.first_seat not in seats:
         return f"first_seat {deal.first_seat} is not a seat (0..{len(seats) - 1})"
     return None
+
+
+@frozen
+class Stray:
+    """A tile where the set cannot put it: outside the set, or in a second place."""
+
+    where: str
+    """The place it was found."""
+    tile: Tile
+    """The tile."""
+    also_in: str | None
+    """The place it was found first; ``None`` when it is not in the set at all."""
