@@ -44,7 +44,8 @@ BITSET_MODULES = {
     "hand.py": "a State holds its groups of tiles as bitsets and unpacks them as tiles; a "
     "Position keeps each seat's scoring set as a bitset for the engine's scoring",
     "deal.py": "a seeded or given order gives the engine its hands as bitsets (deal_indices)",
-    "conformance/transcript.py": "gaple check's fast path replays canonical logs on the engine",
+    "conformance/checker/transcript.py": "gaple check's fast path replays canonical logs on the "
+    "engine",
 }
 """The modules (relative to the package; a folder counts for all its files) that may use bitset
 primitives, and why."""
@@ -255,18 +256,18 @@ def test_no_module_imports_another_modules_private_names(path: Path) -> None:
 def test_the_private_attribute_check_sees_a_module_reached_into(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(
-        "import gaple.conformance.fuzz as fuzz\n"
+        "import gaple.conformance.fuzzer.fuzz as fuzz\n"
         "import gaple\n"
-        "from gaple.conformance import selection\n"
+        "from gaple.conformance.runner import selection\n"
         "from gaple.state import State\n"
         "import argparse\n"
-        "fuzz._Run, gaple.conformance.runner._same, selection._Parser, State._x\n"
+        "fuzz._Run, gaple.conformance.runner.run._same, selection._Parser, State._x\n"
         "argparse._SubParsersAction, fuzz.__doc__\n"
     )
     assert private_attribute_uses(sample) == [
-        "gaple.conformance.fuzz._Run (line 6)",
-        "gaple.conformance.runner._same (line 6)",
-        "gaple.conformance.selection._Parser (line 6)",
+        "gaple.conformance.fuzzer.fuzz._Run (line 6)",
+        "gaple.conformance.runner.run._same (line 6)",
+        "gaple.conformance.runner.selection._Parser (line 6)",
     ]
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from gaple.cli.common import UsageError
-from gaple.conformance.escape import printable
+from gaple.conformance.wire.escape import printable
 
 __all__ = ["Named", "check_files"]
 
