@@ -4,8 +4,8 @@ Rows, each a measurement, never an assertion:
 
 * ``oracle``: complete random hands per second of :func:`gaple.simulate.random_hand`;
 * ``check in-process``: transcripts per second through the reader and checker of ``gaple
-  check`` (:func:`gaple.conformance.bounded.parse` of a JSON line, then
-  :func:`gaple.conformance.transcript.check_transcript`), in interleaved rounds with the
+  check`` (:func:`gaple.conformance.wire.bounded.parse` of a JSON line, then
+  :func:`gaple.conformance.checker.transcript.check_transcript`), in interleaved rounds with the
   oracle so that machine noise falls on both alike; the transcripts are those of ``gaple play
   --format json`` (the spec's own hands, with their result), one per seed;
 * ``gaple check --jobs J``: the command on a JSON-lines file of those transcripts, wall time
@@ -39,11 +39,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gaple.cli.sharding import cores
-from gaple.conformance import bounded
-from gaple.conformance.engines import ReferenceEngine
-from gaple.conformance.runner import run_suite
-from gaple.conformance.transcript import check_transcript
-from gaple.conformance.vectors import load_cases
+from gaple.conformance.checker.transcript import check_transcript
+from gaple.conformance.runner.engines import ReferenceEngine
+from gaple.conformance.runner.run import run_suite
+from gaple.conformance.vectors.committed import load_cases
+from gaple.conformance.wire import bounded
 from gaple.io import result_to_json, state_to_json
 from gaple.presets import PRESETS
 from gaple.result import hand_result

@@ -1,7 +1,7 @@
 """Seconds until the fuzzer's default run finds each seeded bug, per seed.
 
 For each bug of ``examples/bugs/`` asked for (default: the rare ones) and each seed, runs
-:func:`gaple.conformance.fuzz.fuzz` with its default settings (every preset, one job, 60 s:
+:func:`gaple.conformance.fuzzer.fuzz.fuzz` with its default settings (every preset, one job, 60 s:
 the run the ci profile's guard makes) against ``examples/bugs/adapter.py --bug NAME`` and
 prints the seconds and hands until the first disagreement, and the rule it names.
 Measurements, never assertions (the ci profile of ``tests/test_conformance_fuzz.py`` asserts
@@ -23,8 +23,8 @@ import functools
 import sys
 from pathlib import Path
 
-from gaple.conformance.engines import SubprocessEngine
-from gaple.conformance.fuzz import MAX_SECONDS, fuzz
+from gaple.conformance.fuzzer.fuzz import MAX_SECONDS, fuzz
+from gaple.conformance.runner.engines import SubprocessEngine
 from gaple.io import rules_to_json
 from gaple.presets import find_preset
 

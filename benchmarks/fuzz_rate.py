@@ -28,8 +28,8 @@ EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine' / 'adapter.py'}"
 
 MEASURE = """
 import json, os, sys, time
-from gaple.conformance.engines import ReferenceEngine, SubprocessEngine
-from gaple.conformance.fuzz import fuzz
+from gaple.conformance.runner.engines import ReferenceEngine, SubprocessEngine
+from gaple.conformance.fuzzer.fuzz import fuzz
 from gaple.presets import PRESETS
 from gaple.simulate import random_hand
 

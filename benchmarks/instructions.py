@@ -12,7 +12,8 @@ Rows, each a measurement, never an assertion:
 * ``check``: one transcript checked as ``gaple check``'s workers check a log (a line read by
   the bounded reader, then replayed and compared), the transcripts being those of
   ``checker.py``;
-* ``read``: the bounded reader alone on those transcripts (:func:`gaple.conformance.bounded.parse`);
+* ``read``: the bounded reader alone on those transcripts
+  (:func:`gaple.conformance.wire.bounded.parse`);
 * ``runner``: one random hand of ``kit.py`` through ``batch`` as the runner checks it, the
   example engine's reply already written by ``json.dumps`` (so no pipe and no engine are
   counted, and trees before and after a change of the engine's writer read the same bytes);
@@ -47,7 +48,7 @@ _HANDS = (
     "import json, sys\n"
     "sys.path[:0] = [{benchmarks!r}, {engine!r}]\n"
     "from kit import random_hands\n"
-    "from gaple.conformance.runner import _requests\n"
+    "from gaple.conformance.runner.run import _requests\n"
     "LEVELS = ('line', 'turns', 'count', 'points')\n"
     "hands = random_hands({items})\n"
     "batches = [{{'type': 'batch', 'requests': _requests(h, LEVELS)}} for h in hands]\n"
@@ -71,14 +72,14 @@ PROGRAMS = {
         "    _block_records((0, b'\\n'.join(lines) + b'\\n'))\n"
     ),
     "read": (
-        "from gaple.conformance.bounded import parse\n"
+        "from gaple.conformance.wire.bounded import parse\n"
         "for line in open({path!r}, 'rb').read().split(b'\\n')[:{count}]:\n"
         "    parse(line)\n"
     ),
     "runner": (
         _HANDS + "from adapter import Session\n"
-        "from gaple.conformance import bounded\n"
-        "from gaple.conformance.runner import EngineInfo, run_case\n"
+        "from gaple.conformance.wire import bounded\n"
+        "from gaple.conformance.runner.run import EngineInfo, run_case\n"
         "session = Session()\n"
         "replies = iter([json.dumps(session.handle(batch)).encode() for batch in batches])\n"
         "class Recorded:\n"

@@ -33,10 +33,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from gaple.conformance.engines import Engine, ReferenceEngine, SubprocessEngine
-from gaple.conformance.fuzz import fuzz
-from gaple.conformance.runner import run_suite
-from gaple.conformance.scenarios import all_cases, random_case
+from gaple.conformance.fuzzer.fuzz import fuzz
+from gaple.conformance.runner.engines import Engine, ReferenceEngine, SubprocessEngine
+from gaple.conformance.runner.run import run_suite
+from gaple.conformance.vectors.scenarios import all_cases, random_case
 from gaple.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,13 +18,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gaple.conformance.coverage import coverage
-from gaple.conformance.engines import SubprocessEngine
-from gaple.conformance.fuzz import fuzz
-from gaple.conformance.runner import run_suite
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.scope import Scope, declared_scope, preset_scope
-from gaple.conformance.tailor import cached_cases
+from gaple.conformance.fuzzer.fuzz import fuzz
+from gaple.conformance.runner.engines import SubprocessEngine
+from gaple.conformance.runner.run import run_suite
+from gaple.conformance.vectors.coverage import coverage
+from gaple.conformance.vectors.scenarios import all_cases
+from gaple.conformance.vectors.scope import Scope, declared_scope, preset_scope
+from gaple.conformance.vectors.tailor import cached_cases
 from gaple.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ _TEMPLATE = """\
 import json, os, signal, subprocess, sys, time
 PIDS = sys.argv[1]
 open(os.path.join(PIDS, str(os.getpid())), "w").close()
-from gaple.conformance.engines import ReferenceEngine
+from gaple.conformance.runner.engines import ReferenceEngine
 engine = ReferenceEngine()
 {setup}
 for line in sys.stdin:

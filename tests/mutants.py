@@ -7,7 +7,7 @@ from pathlib import Path
 
 _TEMPLATE = """\
 import json, sys
-from gaple.conformance.engines import ReferenceEngine
+from gaple.conformance.runner.engines import ReferenceEngine
 engine = ReferenceEngine()
 for line in sys.stdin:
     m = json.loads(line)

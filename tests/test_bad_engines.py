@@ -27,10 +27,10 @@ from hypothesis import strategies as st
 
 from bad_engines import BEHAVIOURS, alive, write_bad_engine
 from gaple.cli import main
-from gaple.conformance.engines import ReferenceEngine
-from gaple.conformance.runner import run_suite
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.shapes import _table_problem, reply_problem, state_fits
+from gaple.conformance.runner.engines import ReferenceEngine
+from gaple.conformance.runner.run import run_suite
+from gaple.conformance.runner.shapes import _table_problem, reply_problem, state_fits
+from gaple.conformance.vectors.scenarios import all_cases
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "v1"
 CASES = (

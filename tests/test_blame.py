@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from gaple.conformance.compare import COUNT_FIELDS, POINTS_FIELDS, compare_result
-from gaple.conformance.engines import SubprocessEngine
-from gaple.conformance.runner import run_suite
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.transcript import check_transcript
+from gaple.conformance.checker.compare import COUNT_FIELDS, POINTS_FIELDS, compare_result
+from gaple.conformance.checker.transcript import check_transcript
+from gaple.conformance.runner.engines import SubprocessEngine
+from gaple.conformance.runner.run import run_suite
+from gaple.conformance.vectors.scenarios import all_cases
 from gaple.io import deal_from_json, rules_from_json, state_to_json
 from gaple.state import State, apply, new_hand, parse_move
 

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gaple.cli import main
-from gaple.conformance.schemas import transcript_schema
-from gaple.conformance.transcript import check_transcript
+from gaple.conformance.checker.transcript import check_transcript
+from gaple.conformance.vectors.schemas import transcript_schema
 from gaple.io import FormatError, rules_to_json, state_to_json
 from gaple.presets import ruleset
 from gaple.simulate import random_hand

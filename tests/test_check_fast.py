@@ -1,9 +1,9 @@
 """The fast paths of ``gaple check`` give exactly what the careful ones give, and its
 ``--jobs`` and ``--shard`` options.
 
-* :func:`gaple.conformance.bounded.parse` skips its token scan when a few passes in C show
+* :func:`gaple.conformance.wire.bounded.parse` skips its token scan when a few passes in C show
   the document within the limits: the value or refusal must be the same as with the scan.
-* :func:`gaple.conformance.transcript.check_transcript` first tries a fast replay that only
+* :func:`gaple.conformance.checker.transcript.check_transcript` first tries a fast replay that only
   answers for a conforming transcript in canonical form: whatever it answers, the careful
   reading must answer the same, and anything it is unsure of it must leave to that reading.
 * ``--jobs`` never changes the output; ``--shard I/N`` takes item k (0-based, in input order,
@@ -29,8 +29,9 @@ from hypothesis import strategies as st
 
 from checks import every_move
 from gaple.cli import check, main, sharding
-from gaple.conformance import bounded, transcript
-from gaple.conformance.cases import result_json
+from gaple.conformance.checker import transcript
+from gaple.conformance.vectors.cases import result_json
+from gaple.conformance.wire import bounded
 from gaple.io import FormatError, state_to_json
 from gaple.presets import PRESETS, ruleset
 from gaple.simulate import random_hand

@@ -17,8 +17,8 @@ import attrs
 import pytest
 
 from gaple.cli import main
-from gaple.conformance.compare import compare_result
-from gaple.conformance.engines import (
+from gaple.conformance.checker.compare import compare_result
+from gaple.conformance.runner.engines import (
     ENGINE,
     REFERENCE,
     EngineError,
@@ -27,9 +27,9 @@ from gaple.conformance.engines import (
     SubprocessEngine,
     Validator,
 )
-from gaple.conformance.report import JsonLinesReport, summary_text
-from gaple.conformance.runner import CaseOutcome, Summary, run_suite
-from gaple.conformance.scenarios import all_cases
+from gaple.conformance.runner.report import JsonLinesReport, summary_text
+from gaple.conformance.runner.run import CaseOutcome, Summary, run_suite
+from gaple.conformance.vectors.scenarios import all_cases
 from gaple.io import deal_from_json, rules_from_json
 from gaple.reference import partnership
 from gaple.state import new_hand

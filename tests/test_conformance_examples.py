@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from gaple.conformance.engines import SubprocessEngine
-from gaple.conformance.fuzz import fuzz
-from gaple.conformance.runner import run_suite
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.scope import preset_scope
+from gaple.conformance.fuzzer.fuzz import fuzz
+from gaple.conformance.runner.engines import SubprocessEngine
+from gaple.conformance.runner.run import run_suite
+from gaple.conformance.vectors.scenarios import all_cases
+from gaple.conformance.vectors.scope import preset_scope
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = f"{sys.executable} {ROOT / 'examples' / 'engine' / 'adapter.py'}"

@@ -15,19 +15,19 @@ import pytest
 from hypothesis import settings
 
 from gaple.cli import main
-from gaple.conformance.drawing import draw_hand, meets, play_draw
-from gaple.conformance.engines import ReferenceEngine, SubprocessEngine
-from gaple.conformance.fuzz import COUNTED, MAX_SECONDS, SHRINK_SECONDS, Unsupported, fuzz
-from gaple.conformance.fuzz import _case as case_of
-from gaple.conformance.runner import run_suite
-from gaple.conformance.schemas import case_schema
-from gaple.conformance.situations import (
+from gaple.conformance.fuzzer.fuzz import COUNTED, MAX_SECONDS, SHRINK_SECONDS, Unsupported, fuzz
+from gaple.conformance.fuzzer.fuzz import _case as case_of
+from gaple.conformance.runner.engines import ReferenceEngine, SubprocessEngine
+from gaple.conformance.runner.run import run_suite
+from gaple.conformance.vectors.committed import load_cases
+from gaple.conformance.vectors.drawing import draw_hand, meets, play_draw
+from gaple.conformance.vectors.schemas import case_schema
+from gaple.conformance.vectors.situations import (
     all_cells,
     features_of,
     needs,
     unreachable_reason,
 )
-from gaple.conformance.vectors import load_cases
 from gaple.io import deal_from_json, rules_from_json
 from gaple.presets import PRESETS
 from gaple.state import apply, new_hand, parse_move

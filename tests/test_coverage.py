@@ -11,13 +11,13 @@ import pytest
 from hypothesis import settings
 
 from gaple.cli import main
-from gaple.conformance.builder import scenario_cases
-from gaple.conformance.cases import ScenarioError
-from gaple.conformance.coverage import case_cells, coverage, reason
-from gaple.conformance.drawing import POLICIES, draw_hand, play_draw
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.scope import preset_scope
-from gaple.conformance.situations import (
+from gaple.conformance.vectors.builder import scenario_cases
+from gaple.conformance.vectors.cases import ScenarioError
+from gaple.conformance.vectors.coverage import case_cells, coverage, reason
+from gaple.conformance.vectors.drawing import POLICIES, draw_hand, play_draw
+from gaple.conformance.vectors.scenarios import all_cases
+from gaple.conformance.vectors.scope import preset_scope
+from gaple.conformance.vectors.situations import (
     ASIDE,
     DISCARDS,
     NO_MOVE,
@@ -221,12 +221,12 @@ def test_cli_vectors_coverage_exits_1_naming_a_cell_left_open(
 ) -> None:
     # No cell is open with every vector; without combination-216, the one hand where both
     # doubles die in two seats and the lowest count is tied on pips, that cell is open again.
-    import gaple.conformance.scenarios  # noqa: PLC0415  # where the command reads the cases
+    import gaple.conformance.vectors.scenarios  # noqa: PLC0415  # where the command reads the cases
 
     cell = "dead-doubles=two-seats & lowest=tie-by-pips"
     assert [c["id"] for c in cases if cell in case_cells(c)] == ["combination-216"]
     rest = [c for c in cases if c["id"] != "combination-216"]
-    monkeypatch.setattr(gaple.conformance.scenarios, "all_cases", lambda: rest)
+    monkeypatch.setattr(gaple.conformance.vectors.scenarios, "all_cases", lambda: rest)
     assert main(["vectors", "coverage"]) == 1
     out = capsys.readouterr().out
     assert f"open: {cell}" in out

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from gaple.cli import main
-from gaple.conformance.engines import EngineError, ReferenceEngine
-from gaple.conformance.report import summary_text
-from gaple.conformance.runner import DECLARED, hello, run_suite
-from gaple.conformance.schemas import SCHEMAS
-from gaple.conformance.selection import BadExpression, parse_keywords
-from gaple.conformance.tags import tags_of
+from gaple.conformance.runner.engines import EngineError, ReferenceEngine
+from gaple.conformance.runner.report import summary_text
+from gaple.conformance.runner.run import DECLARED, hello, run_suite
+from gaple.conformance.runner.selection import BadExpression, parse_keywords
+from gaple.conformance.vectors.schemas import SCHEMAS
+from gaple.conformance.vectors.tags import tags_of
 
 JSON = Any
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,7 +197,7 @@ def test_a_trace_escapes_what_the_engine_sends() -> None:
                 reply["note"] = "\x1b[2J\u202e"
             return reply
 
-    from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
+    from gaple.conformance.vectors.scenarios import all_cases  # noqa: PLC0415
 
     case = next(c for c in all_cases() if c["id"] == "turns-pass-option")
     summary = run_suite([case], Engine, trace=True)
@@ -469,7 +469,7 @@ def _declaring(plays: JSON, declines: str | None = None) -> type[ReferenceEngine
 
 @pytest.fixture(scope="module")
 def score_cases() -> list[dict[str, JSON]]:
-    from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
+    from gaple.conformance.vectors.scenarios import all_cases  # noqa: PLC0415
 
     return [case for case in all_cases() if case["topic"] == "score"]
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from gaple.cli import main
-from gaple.conformance.engines import EngineError, ReferenceEngine
-from gaple.conformance.runner import DECLARED, hello, run_suite
-from gaple.conformance.scenarios import all_cases
+from gaple.conformance.runner.engines import EngineError, ReferenceEngine
+from gaple.conformance.runner.run import DECLARED, hello, run_suite
+from gaple.conformance.vectors.scenarios import all_cases
 
 JSON = Any
 
@@ -133,7 +133,7 @@ def test_cli_run_exits_4_and_says_partial(
     adapter.write_text(
         "import json, sys\n"
         f"sys.path.insert(0, {str(root / 'src')!r})\n"
-        "from gaple.conformance.engines import ReferenceEngine\n"
+        "from gaple.conformance.runner.engines import ReferenceEngine\n"
         "engine = ReferenceEngine()\n"
         "for line in sys.stdin:\n"
         "    m = json.loads(line)\n"

@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 from checks import every_move
-from gaple.conformance import transcript
+from gaple.conformance.checker import transcript
 from gaple.deal import Deal, SplitMix64, shuffle_deal
 from gaple.engine.play import PASS, Pick, fits, move_text, moves_on, run, tables
 from gaple.engine.scoring import played_position, quiet_fields

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gaple.cli import main
-from gaple.conformance.summary import FUZZ_RUN
+from gaple.conformance.runner.summary import FUZZ_RUN
 from merging import merge, refused
 
 JSON = Any

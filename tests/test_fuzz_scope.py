@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from gaple.cli import main
-from gaple.conformance.engines import ReferenceEngine, SubprocessEngine
-from gaple.conformance.fuzz import EmptyScope, fuzz
-from gaple.conformance.scope import declared_scope, preset_scope
-from gaple.conformance.tailor import reachable
+from gaple.conformance.fuzzer.fuzz import EmptyScope, fuzz
+from gaple.conformance.runner.engines import ReferenceEngine, SubprocessEngine
+from gaple.conformance.vectors.scope import declared_scope, preset_scope
+from gaple.conformance.vectors.tailor import reachable
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, find_preset
 

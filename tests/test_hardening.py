@@ -34,17 +34,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gaple
-import gaple.conformance.vectors as vectors_module
+import gaple.conformance.vectors.committed as vectors_module
 from gaple.cli import main
 from gaple.cli.signals import Signals
-from gaple.conformance.engines import EngineError, ReferenceEngine, Validator
-from gaple.conformance.files import write_atomically
-from gaple.conformance.report import Progress
-from gaple.conformance.runner import CaseOutcome, run_suite
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.selection import parse_keywords
-from gaple.conformance.summary import read_report
-from gaple.conformance.vectors import VECTORS_DIR
+from gaple.conformance.runner.engines import EngineError, ReferenceEngine, Validator
+from gaple.conformance.runner.report import Progress
+from gaple.conformance.runner.run import CaseOutcome, run_suite
+from gaple.conformance.runner.selection import parse_keywords
+from gaple.conformance.runner.summary import read_report
+from gaple.conformance.vectors.committed import VECTORS_DIR
+from gaple.conformance.vectors.scenarios import all_cases
+from gaple.conformance.wire.files import write_atomically
 from gaple.io import state_to_json
 from gaple.presets import ruleset
 from gaple.simulate import random_hand
@@ -770,9 +770,9 @@ _WRITERS = ("write_text(", '.open("w"', 'open(path, "w"', "write_bytes(")
 
 
 def test_the_kit_writes_its_files_through_one_atomic_writer() -> None:
-    # Every file the kit writes goes through gaple.conformance.files (the spec folder has a
+    # Every file the kit writes goes through gaple.conformance.wire.files (the spec folder has a
     # writer of its own, which also writes a temporary then renames it, under a folder held
-    # open against links planted in it: gaple.conformance.vectors).
+    # open against links planted in it: gaple.conformance.vectors.committed).
     source = Path(gaple.__file__).parent
     writers = []
     for module in sorted([*source.glob("cli/*.py"), *source.glob("conformance/*.py")]):

@@ -17,11 +17,16 @@ import pytest
 
 from gaple.cli import main
 from gaple.cli.sharding import ALL, Shard
-from gaple.conformance.engines import EngineError, ReferenceEngine, SubprocessEngine, Validator
-from gaple.conformance.fuzz import fuzz, owner
-from gaple.conformance.report import summary_text
-from gaple.conformance.runner import CaseOutcome, Summary, run_suite
-from gaple.conformance.scenarios import all_cases
+from gaple.conformance.fuzzer.fuzz import fuzz, owner
+from gaple.conformance.runner.engines import (
+    EngineError,
+    ReferenceEngine,
+    SubprocessEngine,
+    Validator,
+)
+from gaple.conformance.runner.report import summary_text
+from gaple.conformance.runner.run import CaseOutcome, Summary, run_suite
+from gaple.conformance.vectors.scenarios import all_cases
 from mutants import write_mutant_adapter
 
 JSON = Any

@@ -44,11 +44,15 @@ from hypothesis import strategies as st
 
 import gaple
 from gaple.cli import check, main
-from gaple.conformance import bounded
-from gaple.conformance.engines import EngineError, ReferenceEngine, Validator
-from gaple.conformance.escape import printable
-from gaple.conformance.expectations import BadExpectations, expectations_text, read_expectations
-from gaple.conformance.selection import SHOWN, BadExpression, parse_keywords
+from gaple.conformance.runner.engines import EngineError, ReferenceEngine, Validator
+from gaple.conformance.runner.expectations import (
+    BadExpectations,
+    expectations_text,
+    read_expectations,
+)
+from gaple.conformance.runner.selection import SHOWN, BadExpression, parse_keywords
+from gaple.conformance.wire import bounded
+from gaple.conformance.wire.escape import printable
 from gaple.io import state_to_json
 from gaple.presets import ruleset
 from gaple.rules import OPTION_NAMES

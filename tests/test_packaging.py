@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from gaple.cli import main
-from gaple.conformance import shipped
-from gaple.conformance.vectors import build, vector_set
+from gaple.conformance.vectors.committed import build, vector_set
+from gaple.conformance.wire import shipped
 from gaple.sources import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,7 +150,7 @@ def test_a_missing_extra_is_named_in_one_line(
     # A None entry in sys.modules makes the import fail as if the package were not installed;
     # the fuzzer module is dropped so that it is imported (and fails) afresh.
     monkeypatch.setitem(sys.modules, missing, None)
-    monkeypatch.delitem(sys.modules, "gaple.conformance.fuzz", raising=False)
+    monkeypatch.delitem(sys.modules, "gaple.conformance.fuzzer.fuzz", raising=False)
     assert main(args) == 2
     error = capsys.readouterr().err
     assert error.endswith("pip install 'gaple[conformance]'\n")

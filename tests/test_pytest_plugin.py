@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from gaple.conformance.cases import LEVELS
-from gaple.conformance.engines import SubprocessEngine
-from gaple.conformance.runner import run_suite
-from gaple.conformance.scenarios import all_cases
+from gaple.conformance.runner.engines import SubprocessEngine
+from gaple.conformance.runner.run import run_suite
+from gaple.conformance.vectors.cases import LEVELS
+from gaple.conformance.vectors.scenarios import all_cases
 from gaple.registry import RULES, rule_url
 from gaple.testing import plugin
 
@@ -124,7 +124,7 @@ def test_an_in_process_engine_from_a_conftest_hook(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
     (project / "conftest.py").write_text(
-        "from gaple.conformance.engines import ReferenceEngine\n\n\n"
+        "from gaple.conformance.runner.engines import ReferenceEngine\n\n\n"
         "def pytest_gaple_engine(config):\n    return ReferenceEngine\n"
     )
     items = run_pytest(tmp_path, project, "--gaple-variant", "domino4d")

@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-import gaple.conformance.summary as summary_module
+import gaple.conformance.runner.summary as summary_module
 from gaple.cli import main
-from gaple.conformance.summary import matrix_html, read_report
+from gaple.conformance.runner.summary import matrix_html, read_report
 from test_reports import FOUR, INJECTED, _case, _failed, _footer, _header, _write
 
 sync_api = pytest.importorskip(

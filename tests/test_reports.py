@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-import gaple.conformance.summary as summary_module
+import gaple.conformance.runner.summary as summary_module
 from gaple import __version__
 from gaple.cli import main
 from gaple.cli.parser import build_parser
-from gaple.conformance.compare import Difference
-from gaple.conformance.report import summary_text
-from gaple.conformance.runner import CaseOutcome, Summary
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.summary import matrix_html, read_report
+from gaple.conformance.checker.compare import Difference
+from gaple.conformance.runner.report import summary_text
+from gaple.conformance.runner.run import CaseOutcome, Summary
+from gaple.conformance.runner.summary import matrix_html, read_report
+from gaple.conformance.vectors.scenarios import all_cases
 from gaple.deal import Deal
 from gaple.io import rules_to_json, state_to_json
 from gaple.presets import find_preset, ruleset

@@ -8,9 +8,9 @@ import tomllib
 
 import pytest
 
-from gaple.conformance.builder import DATA_DIR, scenario_cases
-from gaple.conformance.cases import ScenarioError
-from gaple.conformance.scenarios import all_cases
+from gaple.conformance.vectors.builder import DATA_DIR, scenario_cases
+from gaple.conformance.vectors.cases import ScenarioError
+from gaple.conformance.vectors.scenarios import all_cases
 
 # Seat 1 holds 0-0 in a DOMINO4D first hand, so it opens: a pass on the empty table is refused
 # (lead-required), and leading 0-0 gives the ends (0, 0).
@@ -126,7 +126,7 @@ def test_text_that_is_not_toml_names_the_file() -> None:
 def test_every_packaged_scenario_becomes_a_case() -> None:
     # A data file left out of the cases, or an entry skipped, would be missing here (the
     # combination group comes after the random hands, in all_cases).
-    folder = importlib.resources.files("gaple.conformance") / DATA_DIR
+    folder = importlib.resources.files("gaple.conformance.vectors") / DATA_DIR
     files = [item for item in folder.iterdir() if item.name.endswith(".toml")]
     written = [
         entry["id"]

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from gaple.cli import main
-from gaple.conformance.coverage import coverage
-from gaple.conformance.engines import EngineError, ReferenceEngine, SubprocessEngine
-from gaple.conformance.runner import Measured, Summary, hello, run_suite
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.scope import declared_scope, preset_scope
-from gaple.conformance.situations import unreachable_reason
-from gaple.conformance.tailor import cached_cases, reachable, tailor
+from gaple.conformance.runner.engines import EngineError, ReferenceEngine, SubprocessEngine
+from gaple.conformance.runner.run import Measured, Summary, hello, run_suite
+from gaple.conformance.vectors.coverage import coverage
+from gaple.conformance.vectors.scenarios import all_cases
+from gaple.conformance.vectors.scope import declared_scope, preset_scope
+from gaple.conformance.vectors.situations import unreachable_reason
+from gaple.conformance.vectors.tailor import cached_cases, reachable, tailor
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, find_preset
 
@@ -219,7 +219,7 @@ def test_an_engine_declaring_a_preset_gets_that_preset_s_cases_only(
     adapter.write_text(
         "import json, sys\n"
         f"sys.path.insert(0, {str(ROOT / 'src')!r})\n"
-        "from gaple.conformance.engines import ReferenceEngine\n"
+        "from gaple.conformance.runner.engines import ReferenceEngine\n"
         "engine = ReferenceEngine()\n"
         f"log = open({str(tmp_path / 'started.jsonl')!r}, 'a')\n"
         "for line in sys.stdin:\n"

@@ -1,5 +1,5 @@
-"""Every fact of :data:`~gaple.conformance.situations.IMPLICATIONS` checked on every hand of
-small sets, and every fact whose premise those hands never reach named with the reason.
+"""Every fact of :data:`~gaple.conformance.vectors.situations.IMPLICATIONS` checked on every
+hand of small sets, and every fact whose premise those hands never reach named with the reason.
 
 The family: the double-2 set dealt 4 x 1 (a starter and one tile face down: partnership
 possible), 2 x 3 and 3 x 2 (every tile dealt: the lead rules apply). Every deal with seat 0
@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 import pytest
 
-from gaple.conformance.situations import (
+from gaple.conformance.vectors.situations import (
     ABSENT,
     FEATURES,
     IMPLICATIONS,

@@ -53,14 +53,14 @@ BITSET_MODULES = {
     "tiles; a Position keeps each seat's scoring set as a bitset for the engine's scoring",
     "src/gaple/deal.py": "the seeded shuffle (splitmix64) and the hands it gives the engine as "
     "bitsets (deal_indices)",
-    "src/gaple/conformance/transcript.py": "gaple check's fast path replays canonical logs on "
-    "the engine",
-    "src/gaple/conformance/drawing.py": "the fuzzer cuts one seeded random number into each "
-    "tile's sort key and each action's choice",
-    "src/gaple/conformance/bounded.py": "reads a file opened with os flags (not blocking)",
-    "src/gaple/conformance/files.py": "file permission bits and the umask",
-    "src/gaple/conformance/vectors.py": "writes the spec through folders opened with os flags "
-    "(no link followed)",
+    "src/gaple/conformance/checker/transcript.py": "gaple check's fast path replays canonical "
+    "logs on the engine",
+    "src/gaple/conformance/vectors/drawing.py": "the fuzzer cuts one seeded random number into "
+    "each tile's sort key and each action's choice",
+    "src/gaple/conformance/wire/bounded.py": "reads a file opened with os flags (not blocking)",
+    "src/gaple/conformance/wire/files.py": "file permission bits and the umask",
+    "src/gaple/conformance/vectors/committed.py": "writes the spec through folders opened with "
+    "os flags (no link followed)",
     "benchmarks/reference_engine.py": "the plain engine's hands are bitsets, the ceiling the "
     "benchmark compares with",
     "benchmarks/signal_window.py": "reads a process's signal mask from /proc",
@@ -364,18 +364,18 @@ def test_no_module_imports_another_modules_private_names(path: Path) -> None:
 def test_the_private_attribute_check_sees_a_module_reached_into(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(
-        "import gaple.conformance.fuzz as fuzz\n"
+        "import gaple.conformance.fuzzer.fuzz as fuzz\n"
         "import gaple\n"
-        "from gaple.conformance import selection\n"
+        "from gaple.conformance.runner import selection\n"
         "from gaple.state import State\n"
         "import argparse\n"
-        "fuzz._Run, gaple.conformance.runner._same, selection._Parser, State._x\n"
+        "fuzz._Run, gaple.conformance.runner.run._same, selection._Parser, State._x\n"
         "argparse._SubParsersAction, fuzz.__doc__\n"
     )
     assert private_attribute_uses(sample) == [
-        "gaple.conformance.fuzz._Run (line 6)",
-        "gaple.conformance.runner._same (line 6)",
-        "gaple.conformance.selection._Parser (line 6)",
+        "gaple.conformance.fuzzer.fuzz._Run (line 6)",
+        "gaple.conformance.runner.run._same (line 6)",
+        "gaple.conformance.runner.selection._Parser (line 6)",
     ]
 
 
@@ -403,7 +403,7 @@ def test_every_folder_of_code_is_checked_for_bit_operators() -> None:
     checked = {p.relative_to(ROOT).as_posix() for p in CHECKED_FOR_BITSETS}
     for name in (
         "src/gaple/cli/common.py",
-        "src/gaple/conformance/tailor.py",
+        "src/gaple/conformance/vectors/tailor.py",
         "tools/cover.py",
         "examples/engine/gaple_engine.py",
         "benchmarks/kit.py",

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 
 from checks import check_state
-from gaple.conformance.transcript import check_transcript
+from gaple.conformance.checker.transcript import check_transcript
 from gaple.result import Position, score_position
 from gaple.state import State
 from gaple.testing.strategies import positions, states, transcripts

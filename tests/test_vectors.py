@@ -14,11 +14,11 @@ import attrs
 import pytest
 
 from gaple.cli import main
-from gaple.conformance import scenarios
-from gaple.conformance.cases import LEVELS, ScenarioError, build_case
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.schemas import SCHEMAS, case_schema
-from gaple.conformance.vectors import VECTORS_DIR, build, check, load_cases
+from gaple.conformance.vectors import scenarios
+from gaple.conformance.vectors.cases import LEVELS, ScenarioError, build_case
+from gaple.conformance.vectors.committed import VECTORS_DIR, build, check, load_cases
+from gaple.conformance.vectors.scenarios import all_cases
+from gaple.conformance.vectors.schemas import SCHEMAS, case_schema
 from gaple.deal import shuffle_deal
 from gaple.io import deal_from_json, rules_from_json, rules_to_json
 from gaple.presets import PRESETS, ruleset

@@ -68,9 +68,9 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     # The texts of spec/ ship inside the package, and the plugin is registered for pytest.
     assert {"gaple/spec/PROTOCOL.md", "gaple/spec/INTERPRETING.md"} <= names
     assert "gaple/testing/plugin.py" in names
-    # The hand-written scenarios are package data, read by gaple.conformance.builder.
+    # The hand-written scenarios are package data, read by gaple.conformance.vectors.builder.
     groups = ("open", "play", "turns", "score", "suwiki")
-    assert {f"gaple/conformance/scenario_data/{group}.toml" for group in groups} <= names
+    assert {f"gaple/conformance/vectors/scenario_data/{group}.toml" for group in groups} <= names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     # The build hook (hatch_build.py) put the rules reference in, without Sphinx's doctrees,
     # its record for rebuilding and the pages' reST sources.

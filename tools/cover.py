@@ -1,11 +1,11 @@
 """Find drawn hands that reach the coverage cells no vector reaches, and write them as the
-``combination`` scenario group (``src/gaple/conformance/scenario_data/combination.toml``).
+``combination`` scenario group (``src/gaple/conformance/vectors/scenario_data/combination.toml``).
 
     python tools/cover.py [--seed S] [--draws N] [--append] [--variant P] [--set K=JSON]
 
-The cells (:mod:`gaple.conformance.situations`) the other vectors reach are taken from a
+The cells (:mod:`gaple.conformance.vectors.situations`) the other vectors reach are taken from a
 build; the rest, less those proven unreachable, are the targets. Hands are drawn as the fuzzer
-draws them (:mod:`gaple.conformance.drawing`), each played under every play policy; then the
+draws them (:mod:`gaple.conformance.vectors.drawing`), each played under every play policy; then the
 fewest hands covering the most targets are chosen greedily (set cover). Each hand is written
 with its whole deal and moves, and pins the targets it was chosen for: ``gaple vectors build``
 replays it on the reference and refuses it when it no longer reaches them. Run it again after a
@@ -28,12 +28,12 @@ from typing import Any
 
 import attrs
 
-from gaple.conformance.coverage import case_cells, reason
-from gaple.conformance.drawing import POLICIES, Hand, draw_hand, play_draw
-from gaple.conformance.scenarios import all_cases
-from gaple.conformance.scope import preset_scope
-from gaple.conformance.situations import all_cells
-from gaple.conformance.tailor import SEED, tailor
+from gaple.conformance.vectors.coverage import case_cells, reason
+from gaple.conformance.vectors.drawing import POLICIES, Hand, draw_hand, play_draw
+from gaple.conformance.vectors.scenarios import all_cases
+from gaple.conformance.vectors.scope import preset_scope
+from gaple.conformance.vectors.situations import all_cells
+from gaple.conformance.vectors.tailor import SEED, tailor
 from gaple.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ searches of their own."""
 HEADER = """# Drawn hands reaching the coverage cells no other vector reaches (topic combination).
 #
 # Written by tools/cover.py, except the hands a fuzz run or a search of its own found, whose
-# why says so; read by gaple.conformance.builder. Do not edit the drawn hands by hand: run
+# why says so; read by gaple.conformance.vectors.builder. Do not edit the drawn hands by hand: run
 # tools/cover.py again.
 """
 
@@ -191,7 +191,7 @@ MEASURE_DRAWS = 20_000
 def measure(preset: str, draws: int) -> int:
     """Write the covering set of ``preset`` with its defaults (``scenario_data/measure-<preset>
     .toml``): the hands reaching every cell of its scope that its other cases do not
-    (:func:`gaple.conformance.tailor.tailor`); returns how many cells no draw reached."""
+    (:func:`gaple.conformance.vectors.tailor.tailor`); returns how many cells no draw reached."""
     scope = preset_scope(preset)
     group = f"{MEASURE}-{preset}"
     # Two presets with the same rules share one set: the second finds nothing left to reach.

@@ -63,9 +63,9 @@ import hypothesis
 import pytest
 from attrs import frozen
 
-from gaple.conformance.engines import SubprocessEngine
-from gaple.conformance.runner import run_suite
-from gaple.conformance.vectors import load_cases
+from gaple.conformance.runner.engines import SubprocessEngine
+from gaple.conformance.runner.run import run_suite
+from gaple.conformance.vectors.committed import load_cases
 from gaple.registry import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -442,7 +442,7 @@ def _qualified(module: str) -> str:
 def implementation(module: str) -> str:
     """Which implementation gaple's adapter plays a mutant of ``module`` with: the reference's
     modules are run as the reference, every other module as the fast engine (both through the
-    same adapter, :func:`gaple.conformance.engines.serve`)."""
+    same adapter, :func:`gaple.conformance.runner.engines.serve`)."""
     return "REFERENCE" if module.startswith("reference.") else "ENGINE"
 
 
@@ -451,7 +451,7 @@ def serve(module: str, key: str) -> int:
     played by the implementation the module belongs to."""
     if key != "-":
         install(module, key)
-    adapter = importlib.import_module("gaple.conformance.engines")
+    adapter = importlib.import_module("gaple.conformance.runner.engines")
     return int(adapter.serve(sys.stdin, sys.stdout, getattr(adapter, implementation(module))))
 
 

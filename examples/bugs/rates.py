@@ -5,7 +5,7 @@ Plays seeded random hands (:func:`gaple.simulate.random_hand`, seeds 0..N-1; wit
 the seeded-bug engine, in process through the adapter's session, and counts the hands in
 which the bug changes a reply: to a move, a state after some step, or the result.
 
-With ``--cell "F=v & G=w"`` (a pair cell of :mod:`gaple.conformance.situations`) it also
+With ``--cell "F=v & G=w"`` (a pair cell of :mod:`gaple.conformance.vectors.situations`) it also
 counts the hands that reach the cell and how many of the changed hands lie outside it: a bug
 seeded in a combination of two situations changes only hands of its cell.
 """
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
 from adapter import BadRequest, Session
 
 from bugs.adapter import BUGS
-from gaple.conformance.situations import features_of, value_key
+from gaple.conformance.vectors.situations import features_of, value_key
 from gaple.deal import SplitMix64, shuffle_deal
 from gaple.io import deal_to_json, rules_to_json
 from gaple.presets import ruleset

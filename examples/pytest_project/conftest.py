@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from gaple.conformance.engines import SubprocessEngine
+from gaple.conformance.runner.engines import SubprocessEngine
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 COMMAND = shlex.join([sys.executable, str(ENGINE / "adapter.py")])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import assume, given, settings
 
-from gaple.conformance.engines import SubprocessEngine
+from gaple.conformance.runner.engines import SubprocessEngine
 from gaple.io import deal_to_json, rules_to_json
 from gaple.state import legal_moves, parse_move
 from gaple.testing.strategies import Playout, games, preset_rulesets

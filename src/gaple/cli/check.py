@@ -9,7 +9,7 @@ its first example, and the totals.
 Exit status: 0 when every transcript conforms, 1 when one does not, 2 when a file or a line
 cannot be read or is not a transcript (one line on standard error gives its line or the JSON
 path of the problem; checking goes on with the next line or file). Every file and line is read
-by the bounded reader (:mod:`gaple.conformance.bounded`), whose limits are refused likewise.
+by the bounded reader (:mod:`gaple.conformance.wire.bounded`), whose limits are refused likewise.
 
 ``--jobs N`` checks on N worker processes (default: every core) once the input is longer than
 one batch, with the same output in the same order; ``--shard I/N`` checks only the transcripts
@@ -18,7 +18,7 @@ input order (:mod:`gaple.cli.sharding`). With ``--format json`` a shard's record
 ``"shard": {"index", "count", "items"}`` (items: the transcripts of the whole input) and
 ``"item"`` (a file's transcript number, or a log's first line's), and every shard writes every
 log's summary: ``gaple conformance merge`` joins the reports of shards 1/N..N/N into exactly
-the report of the unsharded run (:func:`gaple.conformance.merging.merge_shards`).
+the report of the unsharded run (:func:`gaple.conformance.runner.merging.merge_shards`).
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from attrs import define
 
 from gaple.cli.common import UnreadableJson, add_format, dump_json, read_json
 from gaple.cli.sharding import ALL, Shard, Workers, add_jobs_and_shard, cores
-from gaple.conformance import bounded
-from gaple.conformance.escape import printable
-from gaple.conformance.merging import LogSummary, overall, problem
-from gaple.conformance.transcript import check_transcript
+from gaple.conformance.checker.transcript import check_transcript
+from gaple.conformance.runner.merging import LogSummary, overall, problem
+from gaple.conformance.wire import bounded
+from gaple.conformance.wire.escape import printable
 from gaple.io import FormatError
 
 __all__ = ["register"]

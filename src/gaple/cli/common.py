@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gaple.conformance import bounded
-from gaple.conformance.escape import json_escaped, printable
+from gaple.conformance.wire import bounded
+from gaple.conformance.wire.escape import json_escaped, printable
 from gaple.io import FormatError, rules_from_json, rules_to_json
 from gaple.presets import UnknownPreset, find_preset
 from gaple.rules import Ruleset
 
 if TYPE_CHECKING:
-    from gaple.conformance.scope import Scope
+    from gaple.conformance.vectors.scope import Scope
 
 __all__ = [
     "UnreadableJson",
@@ -38,7 +38,7 @@ class UnreadableJson(Exception):
 
 def read_json(name: str) -> Any:
     """The decoded JSON of a file, or of standard input when ``name`` is ``-``, read by the
-    bounded reader (:mod:`gaple.conformance.bounded`).
+    bounded reader (:mod:`gaple.conformance.wire.bounded`).
 
     Raises:
         UnreadableJson: the file cannot be read, is not UTF-8, is not JSON or passes a limit
@@ -145,7 +145,8 @@ def scope_from_args(args: argparse.Namespace, origin: str = "requested") -> Scop
         UsageError: both given, an unknown preset, a bad override, or a ``plays`` file that
             cannot be read or is not a ``plays`` (one line naming the file).
     """
-    from gaple.conformance.scope import (  # noqa: PLC0415  # only the commands measuring one
+    # Only the commands measuring one scope read it.
+    from gaple.conformance.vectors.scope import (  # noqa: PLC0415
         BadPlays,
         declared_scope,
         preset_scope,
@@ -203,7 +204,7 @@ def dump_json(data: Any) -> str:
 
     A lone UTF-16 surrogate read from a document (``"\ud800"`` is valid JSON) and every other
     hidden character (a C1 control, a bidirectional override, DEL, a line separator) is
-    written as its JSON escape (:func:`~gaple.conformance.escape.json_escaped`): no encoder
+    written as its JSON escape (:func:`~gaple.conformance.wire.escape.json_escaped`): no encoder
     accepts the first raw, a terminal acts on the others, and the escape reads back as the
     same string.
 

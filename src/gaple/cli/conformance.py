@@ -33,9 +33,7 @@ from gaple.cli.common import UsageError, add_scope, dump_json, rules_from_args, 
 from gaple.cli.paths import check_files
 from gaple.cli.sharding import ALL, Shard, add_jobs_and_shard, cores
 from gaple.cli.signals import SIGNALS, Signals
-from gaple.conformance.bounded import Refused, parse
-from gaple.conformance.cases import LEVELS
-from gaple.conformance.engines import (
+from gaple.conformance.runner.engines import (
     Engine,
     EngineError,
     ReferenceEngine,
@@ -44,9 +42,8 @@ from gaple.conformance.engines import (
     kill_all,
     serve,
 )
-from gaple.conformance.escape import printable
-from gaple.conformance.example_engine import example_engine_folder, serve_example_engine
-from gaple.conformance.expectations import (
+from gaple.conformance.runner.example_engine import example_engine_folder, serve_example_engine
+from gaple.conformance.runner.expectations import (
     BadExpectations,
     Expectation,
     Judgement,
@@ -55,17 +52,15 @@ from gaple.conformance.expectations import (
     judge,
     read_expectations,
 )
-from gaple.conformance.files import open_replacing, write_atomically
-from gaple.conformance.merging import merge_shards, overall, read_shard
-from gaple.conformance.options import BadOption, check_command, check_timeout
-from gaple.conformance.report import (
+from gaple.conformance.runner.merging import merge_shards, overall, read_shard
+from gaple.conformance.runner.report import (
     JsonLinesReport,
     Progress,
     judgement_text,
     junit_xml,
     summary_text,
 )
-from gaple.conformance.runner import (
+from gaple.conformance.runner.run import (
     CaseOutcome,
     EngineInfo,
     Measured,
@@ -73,15 +68,14 @@ from gaple.conformance.runner import (
     hello,
     run_suite,
 )
-from gaple.conformance.scope import Scope
-from gaple.conformance.selection import (
+from gaple.conformance.runner.selection import (
     SHOWN,
     BadExpression,
     closest,
     parse_keywords,
     quoted,
 )
-from gaple.conformance.summary import (
+from gaple.conformance.runner.summary import (
     RECORD_LIMITS,
     BadReport,
     Report,
@@ -95,13 +89,19 @@ from gaple.conformance.summary import (
     read_report,
     write_records,
 )
-from gaple.conformance.tags import TAGS, case_tags
-from gaple.conformance.vectors import cases_sha256, vector_set_of
+from gaple.conformance.vectors.cases import LEVELS
+from gaple.conformance.vectors.committed import cases_sha256, vector_set_of
+from gaple.conformance.vectors.scope import Scope
+from gaple.conformance.vectors.tags import TAGS, case_tags
+from gaple.conformance.wire.bounded import Refused, parse
+from gaple.conformance.wire.escape import printable
+from gaple.conformance.wire.files import open_replacing, write_atomically
+from gaple.conformance.wire.options import BadOption, check_command, check_timeout
 from gaple.io import rules_to_json
 from gaple.presets import PRESETS, UnknownPreset, find_preset
 
 if TYPE_CHECKING:  # the fuzzer imports Hypothesis, an optional dependency
-    from gaple.conformance.fuzz import FuzzReport
+    from gaple.conformance.fuzzer.fuzz import FuzzReport
 
 __all__ = ["register"]
 
@@ -241,7 +241,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="search the scope this JSON file describes, in the form of a hello's 'plays' "
         "(preset, options, situation, features)",
     )
-    # The defaults live in gaple.conformance.fuzz, which needs Hypothesis: imported only to run.
+    # The defaults live in gaple.conformance.fuzzer.fuzz, which needs Hypothesis: imported
+    # only to run.
     fuzz.add_argument(
         "--examples", type=int, help="most hands to try (default: more than fit in the time)"
     )
@@ -300,9 +301,9 @@ def _docs_argument(parser: argparse.ArgumentParser) -> None:
 
 def _docs(args: argparse.Namespace) -> str | None:
     """``--docs-url``, else this machine's copy of the docs or the package's Documentation
-    URL (:func:`~gaple.conformance.summary.docs_base`): looked up only when a report needs it,
-    since reading the package's metadata takes 30 ms, a fifth of every command's start when it
-    was the option's default."""
+    URL (:func:`~gaple.conformance.runner.summary.docs_base`): looked up only when a report
+    needs it, since reading the package's metadata takes 30 ms, a fifth of every command's
+    start when it was the option's default."""
     url: str | None = args.docs_url
     return docs_base() if url is None else url
 
@@ -420,8 +421,8 @@ def _measure(
     named no case; and the cells of the scope they reach."""
     if scope is None:
         return every, chosen, None
-    from gaple.conformance.coverage import coverage  # noqa: PLC0415  # only a scoped run
-    from gaple.conformance.tailor import cached_cases  # noqa: PLC0415
+    from gaple.conformance.vectors.coverage import coverage  # noqa: PLC0415  # only a scoped run
+    from gaple.conformance.vectors.tailor import cached_cases  # noqa: PLC0415
 
     inside = [case for case in every if scope.outside(case) is None]
     named = bool(args.case_ids or args.keywords is not None or args.based_on)
@@ -453,8 +454,8 @@ class _Plan:
         """The scope's cells with those the cases that passed reached."""
         if self.measured is None or self.scope is None:
             return self.measured
-        from gaple.conformance.coverage import case_cells  # noqa: PLC0415
-        from gaple.conformance.tailor import reachable  # noqa: PLC0415
+        from gaple.conformance.vectors.coverage import case_cells  # noqa: PLC0415
+        from gaple.conformance.vectors.tailor import reachable  # noqa: PLC0415
 
         passed = {outcome.case for outcome in summary.outcomes if outcome.status == "passed"}
         cells: set[str] = set()
@@ -477,10 +478,10 @@ def _plan(args: argparse.Namespace, make_engine: Callable[[], Engine]) -> _Plan:
 def _every_case(path: Path | None) -> list[dict[str, Any]]:
     """The cases of ``--cases`` (a folder, or one case file), else those built."""
     if path is None:
-        from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
+        from gaple.conformance.vectors.scenarios import all_cases  # noqa: PLC0415
 
         return all_cases()
-    from gaple.conformance.vectors import (  # noqa: PLC0415
+    from gaple.conformance.vectors.committed import (  # noqa: PLC0415
         BadCases,
         MissingJsonSchema,
         load_cases,
@@ -877,7 +878,11 @@ def _fuzz_scope(args: argparse.Namespace, names: list[str], fixed: dict[str, Any
     """The scope ``--exact`` (the preset's rules with the ``--set`` options) or ``--plays
     FILE`` asks for; ``None`` for neither (the engine's declared scope, if any, is the
     fuzzer's to read)."""
-    from gaple.conformance.scope import BadPlays, declared_scope, preset_scope  # noqa: PLC0415
+    from gaple.conformance.vectors.scope import (  # noqa: PLC0415
+        BadPlays,
+        declared_scope,
+        preset_scope,
+    )
 
     if args.exact:
         if args.variant == "any":
@@ -908,7 +913,7 @@ def _fuzz_scope(args: argparse.Namespace, names: list[str], fixed: dict[str, Any
 
 def _fuzz(args: argparse.Namespace) -> int:
     try:
-        from gaple.conformance.fuzz import (  # noqa: PLC0415
+        from gaple.conformance.fuzzer.fuzz import (  # noqa: PLC0415
             EXAMPLES,
             MAX_SECONDS,
             EmptyScope,
@@ -993,7 +998,7 @@ def _fuzz_outcome(args: argparse.Namespace, report: FuzzReport, label: str) -> i
             f"(seed {args.seed}, {report.seconds:.1f} s)"
         )
         return 0
-    from gaple.conformance.vectors import dumps  # noqa: PLC0415
+    from gaple.conformance.vectors.committed import dumps  # noqa: PLC0415
 
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{found.case['id']}.json"

@@ -73,7 +73,8 @@ def _docs(args: argparse.Namespace) -> int:
 
 
 def _unknown(rule_id: str) -> str:
-    from gaple.conformance.selection import closest  # noqa: PLC0415  # only for a misspelt ID
+    # Only for a misspelt ID.
+    from gaple.conformance.runner.selection import closest  # noqa: PLC0415
 
     near = closest(rule_id, RULES)
     if near:

@@ -13,7 +13,7 @@ from gaple.cli import SUBCOMMANDS
 from gaple.cli.common import UsageError
 from gaple.cli.pipe import OutputFailed, reader_may_leave
 from gaple.cli.signals import SIGNALS
-from gaple.conformance.escape import printable
+from gaple.conformance.wire.escape import printable
 
 __all__ = ["build_parser", "run"]
 
@@ -31,7 +31,7 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
         from gaple import __version__  # noqa: PLC0415
-        from gaple.conformance.vectors import vector_set  # noqa: PLC0415
+        from gaple.conformance.vectors.committed import vector_set  # noqa: PLC0415
 
         print(f"gaple {__version__} (vectors: {vector_set()})")
         parser.exit(0)

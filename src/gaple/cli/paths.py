@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from gaple.cli.common import UsageError
-from gaple.conformance.escape import printable
+from gaple.conformance.wire.escape import printable
 
 __all__ = ["Named", "check_files"]
 

@@ -18,7 +18,7 @@ import textwrap
 from collections.abc import Sequence
 
 from gaple.cli.common import add_format, add_variant, dump_json, rules_from_args
-from gaple.conformance.escape import printable
+from gaple.conformance.wire.escape import printable
 from gaple.deal import SplitMix64, shuffle_deal
 from gaple.io import result_to_json, state_to_json
 from gaple.presets import find_preset

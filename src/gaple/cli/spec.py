@@ -13,8 +13,8 @@ from pathlib import Path
 
 from gaple.cli.common import UsageError
 from gaple.cli.vectors import write_spec
-from gaple.conformance.escape import printable
-from gaple.conformance.vectors import build, texts, vector_set
+from gaple.conformance.vectors.committed import build, texts, vector_set
+from gaple.conformance.wire.escape import printable
 
 __all__ = ["register"]
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from gaple.cli.common import UsageError, add_scope, scope_from_args
 from gaple.cli.paths import check_files
-from gaple.conformance.escape import printable
-from gaple.conformance.files import write_atomically
-from gaple.conformance.vectors import VECTORS_DIR, UnsafeTarget, build, check, write
+from gaple.conformance.vectors.committed import VECTORS_DIR, UnsafeTarget, build, check, write
+from gaple.conformance.wire.escape import printable
+from gaple.conformance.wire.files import write_atomically
 
 __all__ = ["register", "write_spec"]
 
@@ -108,9 +108,9 @@ def _check(args: argparse.Namespace) -> int:
 
 def _build_measured(args: argparse.Namespace) -> int:
     """``build --plays FILE``: the cases of the scope, ordinary case files under ``--out``."""
-    from gaple.conformance.scenarios import all_cases  # noqa: PLC0415  # only this command
-    from gaple.conformance.tailor import cached_cases  # noqa: PLC0415
-    from gaple.conformance.vectors import dumps, vector_set  # noqa: PLC0415
+    from gaple.conformance.vectors.committed import dumps, vector_set  # noqa: PLC0415
+    from gaple.conformance.vectors.scenarios import all_cases  # noqa: PLC0415  # only this command
+    from gaple.conformance.vectors.tailor import cached_cases  # noqa: PLC0415
 
     args.variant, args.overrides = None, []
     scope = scope_from_args(args)
@@ -134,8 +134,8 @@ def _build_measured(args: argparse.Namespace) -> int:
 
 
 def _coverage(args: argparse.Namespace) -> int:
-    from gaple.conformance.coverage import coverage  # noqa: PLC0415  # only this command
-    from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
+    from gaple.conformance.vectors.coverage import coverage  # noqa: PLC0415  # only this command
+    from gaple.conformance.vectors.scenarios import all_cases  # noqa: PLC0415
 
     report = coverage(all_cases(), scope_from_args(args))
     if args.format == "json":

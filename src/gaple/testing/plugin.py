@@ -6,7 +6,7 @@ Name the engine on the command line::
 
 or in ``conftest.py``, with an adapter command or a function that makes an in-process engine
 (an object with ``request(message) -> reply`` and ``close()``, as
-:class:`gaple.conformance.engines.Engine` describes)::
+:class:`gaple.conformance.runner.engines.Engine` describes)::
 
     @pytest.hookimpl(optionalhook=True)  # so that -p no:gaple still runs the other tests
     def pytest_gaple_engine(config):
@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import pytest
 
 if TYPE_CHECKING:
-    from gaple.conformance.engines import Engine
-    from gaple.conformance.runner import CaseOutcome, EngineInfo
+    from gaple.conformance.runner.engines import Engine
+    from gaple.conformance.runner.run import CaseOutcome, EngineInfo
 
 __all__ = [
     "CaseFailed",
@@ -51,8 +51,8 @@ EngineSource: TypeAlias = str | Callable[[], "Engine"]
 """What ``pytest_gaple_engine`` returns: an adapter command, or a function making an engine."""
 
 _LEVELS = ("line", "turns", "count", "points", "rules")
-# gaple.conformance.cases.LEVELS, repeated so that --help does not import the conformance kit;
-# tests/test_pytest_plugin.py checks the two agree.
+# gaple.conformance.vectors.cases.LEVELS, repeated so that --help does not import the
+# conformance kit; tests/test_pytest_plugin.py checks the two agree.
 
 
 class _Hooks:
@@ -128,8 +128,8 @@ class ConformanceFile(pytest.File):
 
     def run(self, case: dict[str, Any]) -> CaseOutcome:
         """Play ``case`` on the engine, starting it (and greeting it) when needed."""
-        from gaple.conformance.engines import EngineError  # noqa: PLC0415
-        from gaple.conformance.runner import hello, run_case  # noqa: PLC0415
+        from gaple.conformance.runner.engines import EngineError  # noqa: PLC0415
+        from gaple.conformance.runner.run import hello, run_case  # noqa: PLC0415
 
         try:
             if self._engine is None or self._info is None:
@@ -191,11 +191,11 @@ class ConformanceCase(pytest.Item):
             broken = "" if outcome.rule is None else f"{outcome.rule}: "
             said = f"{broken}{outcome.detail()}\ncase: {self.case['description']}"
             # Imported on a failure only: every pytest session of the user loads the plugin.
-            from gaple.conformance.summary import docs_base, docs_link  # noqa: PLC0415
+            from gaple.conformance.runner.summary import docs_base, docs_link  # noqa: PLC0415
 
             link = None if outcome.rule is None else docs_link(outcome.rule, docs_base())
             return said if link is None else f"{said}\ndocs of {outcome.rule}: {link}"
-        from gaple.conformance.engines import EngineError  # noqa: PLC0415
+        from gaple.conformance.runner.engines import EngineError  # noqa: PLC0415
 
         if isinstance(excinfo.value, EngineError):
             return f"the engine errored: {excinfo.value}"
@@ -215,7 +215,7 @@ def _engine_factory(config: pytest.Config) -> Callable[[], Engine] | None:
         return None
     if callable(source):
         return source
-    from gaple.conformance.engines import SubprocessEngine  # noqa: PLC0415
+    from gaple.conformance.runner.engines import SubprocessEngine  # noqa: PLC0415
 
     timeout: float = config.getoption("gaple_timeout")
     return lambda: SubprocessEngine(source, timeout=timeout)
@@ -257,7 +257,7 @@ def check_options(
         pytest.UsageError: a value is refused; the message is one line naming the option.
     """
     # A module importing nothing more of gaple: a session that names no engine stays light.
-    from gaple.conformance.options import (  # noqa: PLC0415
+    from gaple.conformance.wire.options import (  # noqa: PLC0415
         BadOption,
         check_command,
         check_timeout,
@@ -288,7 +288,7 @@ _PRESETS = pytest.StashKey[set[str]]()
 
 
 def _cases(config: pytest.Config) -> list[dict[str, Any]]:
-    from gaple.conformance.scenarios import all_cases  # noqa: PLC0415
+    from gaple.conformance.vectors.scenarios import all_cases  # noqa: PLC0415
 
     presets = config.stash.get(_PRESETS, None)
     cases = all_cases()

@@ -1,0 +1,450 @@
+"""Comparing what an implementation shows with what the spec expects, naming the rule broken.
+
+The same comparisons serve the adapter runner, the transcript checker and the fuzzer, so a
+divergence is reported the same way whichever tool finds it: the field, the rule ID, what the
+spec expected and what the implementation showed.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from attrs import frozen
+
+from gaple.conformance.vectors.cases import move_rule
+from gaple.position import position_of
+from gaple.reference.counting import winning_team
+from gaple.reference.equipment import table
+from gaple.reference.opening import lead_rule
+from gaple.reference.partnership import stake
+from gaple.reference.scoring import Reckoning, reckon
+from gaple.reference.settlement import settle
+from gaple.rules import BlockedAction, Settlement
+from gaple.state import (
+    Discard,
+    Ending,
+    Lead,
+    Move,
+    MoveSyntaxError,
+    Pass,
+    Place,
+    State,
+    legal_moves,
+    parse_move,
+)
+from gaple.tiles import Tile
+
+__all__ = [
+    "COUNT_FIELDS",
+    "LINE_FIELDS",
+    "POINTS_FIELDS",
+    "RESULT_LEVELS",
+    "TURNS_FIELDS",
+    "Difference",
+    "LegalDifference",
+    "compare_observation",
+    "compare_result",
+    "failure_name",
+    "legal_difference",
+    "result_level",
+]
+
+JSON = Any
+
+LINE_FIELDS = ("line", "ends")
+"""Observation fields of the ``line`` level (plus the leads and placements of ``legal``)."""
+TURNS_FIELDS = ("ending", "to_act", "hand_sizes", "discard_counts")
+"""Observation fields of the ``turns`` level (plus the passes and discards of ``legal``)."""
+COUNT_FIELDS = ("counts", "winner", "winning_team")
+"""Result fields of the ``count`` level."""
+POINTS_FIELDS = ("points", "replay")
+"""Result fields of the ``points`` level."""
+RESULT_LEVELS = ("count", "points", "rules")
+"""The levels of a result, in the order :func:`compare_result` compares them."""
+_ACT_FIELDS = ("verdict", "code", "rule")
+"""Fields of the reply to an action: whether it was accepted, and the code and rule of a
+rejection."""
+
+
+@frozen
+class Difference:
+    """Where an implementation departs from the spec."""
+
+    field: str
+    """The observation or result field (``legal``, ``to_act``, ``points``...), or ``verdict``
+    and ``code`` for the acceptance of an action."""
+    rule: str
+    """The rule ID the difference breaks."""
+    expected: JSON
+    """What the spec says."""
+    actual: JSON
+    """What the implementation says."""
+
+    def describe(self) -> str:
+        """One line: ``field [rule]: expected ..., got ...``."""
+        return f"{_named(self.field, self.rule)}: {self.values()}"
+
+    def values(self) -> str:
+        """What the spec expected and what the implementation showed."""
+        return f"expected {_show(self.expected)}, got {_show(self.actual)}"
+
+
+def _named(field: str, rule: JSON) -> str:
+    return f"{field} [{rule}]"
+
+
+def failure_name(step: JSON, seat: JSON, action: JSON, field: str, rule: JSON) -> str:
+    """Where in a case a difference was found, then its field and rule, in the words the
+    terminal and the HTML report share: the verdict on a step's action (``at step 3 (seat 1:
+    place 3-5 left): verdict [...]``), a field of the position a step left (``in the position
+    after step 3 (...): legal [...]``) or of the one dealt, or a field of the result."""
+    if action is None and field in COUNT_FIELDS + POINTS_FIELDS + ("rules",):
+        where = "in the result"
+    elif action is None:
+        where = "in the position dealt"
+    elif field in _ACT_FIELDS:
+        where = f"at step {step} (seat {seat}: {action})"
+    else:
+        where = f"in the position after step {step} (seat {seat}: {action})"
+    return f"{where}: {_named(field, rule)}"
+
+
+def result_level(field: str) -> str:
+    """The level at which the result field ``field`` is compared."""
+    if field in COUNT_FIELDS:
+        return "count"
+    return "points" if field in POINTS_FIELDS else "rules"
+
+
+def _show(value: JSON) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _is_line_move(text: str) -> bool:
+    return text.startswith(("lead ", "place "))
+
+
+def compare_observation(
+    expected: Mapping[str, JSON],
+    actual: Mapping[str, JSON],
+    state: State,
+    levels: Iterable[str],
+) -> Difference | None:
+    """The first difference at the given levels between an expected and a shown state.
+
+    ``state`` is the spec's state being observed (it names the rule of a difference). Fields
+    are compared in the order that names the most specific rule first: ending, seat to act,
+    line, ends, legal moves (as a set), hand sizes, discard counts.
+    """
+    checked = set(levels)
+    fields: list[str] = []
+    if "turns" in checked:
+        fields += ["ending", "to_act"]
+    if "line" in checked:
+        fields += ["line", "ends"]
+    fields.append("legal")
+    if "turns" in checked:
+        fields += ["hand_sizes", "discard_counts"]
+    for name in fields:
+        if name not in actual:
+            return Difference(
+                name, _field_rule(name, state, expected, actual), expected[name], None
+            )
+        if name == "legal":
+            difference = _compare_legal(expected["legal"], actual["legal"], state, checked)
+            if difference is not None:
+                return difference
+        elif _normal(actual[name]) != _normal(expected[name]):
+            rule = _field_rule(name, state, expected, actual)
+            return Difference(name, rule, expected[name], actual[name])
+    return None
+
+
+def _normal(value: JSON) -> JSON:
+    if isinstance(value, tuple):
+        return [_normal(item) for item in value]
+    if isinstance(value, list):
+        return [_normal(item) for item in value]
+    return value
+
+
+def _compare_legal(
+    expected: Sequence[str], actual: JSON, state: State, checked: set[str]
+) -> Difference | None:
+    if not isinstance(actual, list) or not all(isinstance(m, str) for m in actual):
+        return Difference("legal", "turn.order", list(expected), actual)
+
+    def keep(text: str) -> bool:
+        line = _is_line_move(text)
+        return ("line" in checked and line) or ("turns" in checked and not line)
+
+    difference = legal_difference(expected, actual, state, keep)
+    if difference is None:
+        return None
+    wanted = [m for m in expected if keep(m)]
+    shown = sorted({m for m in map(_canonical, actual) if keep(m)})
+    return Difference("legal", difference.rule, wanted, shown)
+
+
+@frozen
+class LegalDifference:
+    """Moves an implementation offered that differ from the spec's legal moves."""
+
+    missing: tuple[str, ...]
+    """Legal moves it did not offer, in :func:`gaple.state.legal_moves` order."""
+    extra: tuple[str, ...]
+    """Moves it offered that are not legal, sorted."""
+    rule: str
+    """The rule ID the difference breaks."""
+
+
+def legal_difference(
+    expected: Sequence[str],
+    shown: Iterable[str],
+    state: State,
+    keep: Callable[[str], bool] | None = None,
+) -> LegalDifference | None:
+    """Compare offered moves with the spec's legal moves ``expected`` in ``state``, as sets.
+
+    Only the moves ``keep`` selects (all by default) are compared; moves are read leniently
+    (a tile's halves in either order: ``place 3-0 left`` is ``place 0-3 left``).
+    """
+    wanted = [m for m in expected if keep is None or keep(m)]
+    offered = {m for m in map(_canonical, shown) if keep is None or keep(m)}
+    missing = tuple(m for m in wanted if m not in offered)
+    extra = tuple(sorted(offered.difference(wanted)))
+    if not missing and not extra:
+        return None
+    rule = _legal_rule(state, sorted(missing), list(extra), offered)
+    return LegalDifference(missing, extra, rule)
+
+
+@functools.lru_cache(maxsize=4096)
+def _canonical(text: str) -> str:
+    # Cached: a log of many hands repeats the same few hundred move texts.
+    try:
+        return str(parse_move(text))
+    except MoveSyntaxError:
+        return text
+
+
+def _legal_rule(state: State, missing: list[str], extra: list[str], shown: set[str]) -> str:
+    if state.ending is not None:
+        return "end.final"
+    offending = [(m, True) for m in missing] + [(m, False) for m in extra]
+    text, is_missing = offending[0]
+    try:
+        move: Move = parse_move(text)
+    except MoveSyntaxError:
+        return "turn.order"
+    if isinstance(move, Lead):
+        return move_rule(state, move) if state.line == () else "open.lead"
+    if not state.line:
+        return "open.lead"
+    if isinstance(move, Place):
+        stuck_shown = any(not _is_line_move(m) for m in shown)
+        return "turn.forced-play" if is_missing and stuck_shown else "play.match-end"
+    can_place = any(isinstance(m, Place) for m in map(parse_move, _spec_moves(state)))
+    if not is_missing and can_place:
+        return "turn.forced-play"
+    if isinstance(move, Pass):
+        return "block.pass" if is_missing else "block.discard"
+    assert isinstance(move, Discard)
+    if is_missing:
+        return "block.discard"
+    return "play.in-hand" if _discards_allowed(state) else "block.pass"
+
+
+def _spec_moves(state: State) -> list[str]:
+    return [str(m) for m in legal_moves(state)]
+
+
+def _discards_allowed(state: State) -> bool:
+    return state.rules.blocked_action is BlockedAction.DISCARD
+
+
+def _field_rule(
+    name: str, state: State, expected: Mapping[str, JSON], actual: Mapping[str, JSON]
+) -> str:
+    if name == "ending":
+        ending = expected["ending"] or actual.get("ending")
+        return f"end.{ending}" if ending in ("out", "blocked") else "end.blocked"
+    if name == "to_act":
+        if state.ending is not None:
+            return "end.out" if state.ending is Ending.OUT else "end.blocked"
+        if not state.history:
+            if state.deal.starter is not None:
+                return "open.starter-seat"
+            if state.rules.forbidden_leads:
+                return "open.forbidden"
+            return lead_rule(state.rules, first_hand=state.first_hand).rule_id
+        return "turn.order"
+    if name in ("line", "ends"):
+        if not state.history:
+            return "deal.starter" if state.deal.starter is not None else "open.lead"
+        last = state.history[-1].move
+        return "open.lead" if isinstance(last, Lead) else "play.match-end"
+    if name == "hand_sizes":
+        if not state.history:
+            return "deal.sizes"
+        return "block.discard" if isinstance(state.history[-1].move, Discard) else "play.in-hand"
+    return "block.discard"
+
+
+def compare_result(
+    expected: Mapping[str, JSON], actual: Mapping[str, JSON], state: State, levels: Iterable[str]
+) -> Difference | None:
+    """The first difference at the ``count``, ``points`` and ``rules`` levels between two
+    results (fields missing from ``expected`` are not compared).
+
+    The numbers come first: a wrong count usually changes the explanation too, and the count
+    is the more specific finding.
+    """
+    checked = set(levels)
+    fields = (COUNT_FIELDS if "count" in checked else ()) + (
+        POINTS_FIELDS if "points" in checked else ()
+    )
+    compared = [name for name in fields if name in expected]
+    for name in compared:
+        shown = actual.get(name)
+        if _normal(shown) != _normal(expected[name]):
+            rule = _result_rule(name, state, expected, actual, compared)
+            return Difference(name, rule, expected[name], shown)
+    if "rules" in checked and "rules" in expected:
+        return _compare_rule_ids(expected["rules"], actual.get("rules"))
+    return None
+
+
+def _compare_rule_ids(expected: Sequence[str], shown: JSON) -> Difference | None:
+    """The result's rule IDs compared as a set; the difference names the first missing ID,
+    else the first extra one (anything but a list of strings shows none of them)."""
+    wanted = set(expected)
+    listed = isinstance(shown, list) and all(isinstance(item, str) for item in shown)
+    given = set(shown) if listed else set()
+    if listed and given == wanted:
+        return None
+    # Never empty: every spec result has at least the note of its ending.
+    rule = (sorted(wanted.difference(given)) + sorted(given.difference(wanted)))[0]
+    return Difference("rules", rule, sorted(wanted), sorted(given) if listed else shown)
+
+
+def _result_rule(
+    name: str,
+    state: State,
+    expected: Mapping[str, JSON],
+    actual: Mapping[str, JSON],
+    fields: Sequence[str],
+) -> str:
+    """The rule a wrong result breaks: for counts, the rule that counts the differing seat;
+    else the most specific rule whose facts, changed alone, give the engine's answer in every
+    compared field (:func:`_changed_facts`); else the rule that sums the differing field."""
+    rules = state.rules
+    if name == "counts":
+        if rules.double_blank_25 and _zero_zero_differs(state, expected[name], actual.get(name)):
+            return "score.double-blank-25"
+        return "score.count"
+    reckoning = reckon(position_of(state))
+    shown = {field: _normal(actual.get(field)) for field in fields}
+    for rule, answer in _changed_facts(reckoning):
+        if all(answer[field] == shown[field] for field in fields):
+            return rule
+    if name == "replay":
+        return "partner.challenge-tie"
+    if rules.settlement is Settlement.PARTNERSHIP:
+        # Pair scoring decides the hand by going out or by the blocked-hand challenge, so a
+        # wrong winner, team or score there breaks those rules rather than the ranking.
+        if state.ending is Ending.OUT:
+            return "partner.out"
+        return "partner.challenge-tie" if reckoning.replay else "partner.challenge"
+    if name == "winner":
+        return "score.rank"
+    if name == "winning_team":
+        return "score.team"
+    return f"settle.{rules.settlement.value}"
+
+
+def _changed_facts(reckoning: Reckoning) -> Iterator[tuple[str, dict[str, JSON]]]:
+    """Each result the spec would give were one rule's facts otherwise, with that rule, the
+    most specific first; the points are the spec's less that rule's part, plus the changed one.
+
+    - ``partner.dead-double``: one valued double of the losing pair alive although dead, or
+      dead although alive (its value less its pips to the winners, and under the debit option
+      its value from the losers).
+    - ``partner.closing-double``: the closing bonus replaced by another one a closing double
+      can earn (none, the top double's or the double-blank's).
+    - ``partner.challenge-tie``: a tied challenge decided for the other seat, or a challenge
+      that is not replayed replayed.
+    - ``partner.challenge``: a challenge of unequal counts won by the other seat, with that
+      seat's stake.
+    - ``score.rank``: the hand won by another seat of the winning count.
+    """
+    rules = reckoning.position.rules
+    counts = [c.count for c in reckoning.counts]
+    spec = {
+        "counts": counts,
+        "winner": reckoning.winner,
+        "winning_team": reckoning.winning_team,
+        "points": list(reckoning.points),
+        "replay": reckoning.replay,
+    }
+
+    def changed(**fields: JSON) -> dict[str, JSON]:
+        return {**spec, **fields}
+
+    def points_plus(winners: int, extra: int, losers_extra: int = 0) -> list[int]:
+        points = list(reckoning.points)
+        points[winners] += extra
+        points[1 - winners] += losers_extra
+        return points
+
+    partnership = reckoning.partnership
+    out = None if partnership is None else partnership.out
+    if partnership is not None and out is not None:
+        for fate in partnership.fates:
+            if table(rules).team_of(fate.seat) == out.losing_team:
+                sign = -1 if fate.dead else 1
+                debit = fate.value if rules.dead_double_debit else 0
+                points = points_plus(out.team, sign * (fate.value - fate.counted), -sign * debit)
+                yield "partner.dead-double", changed(points=points)
+        bonus = 0 if out.closing is None else out.closing.bonus
+        for other in sorted(
+            {0, rules.top_double_bonus, rules.blank_double_bonus}.difference({bonus})
+        ):
+            yield "partner.closing-double", changed(points=points_plus(out.team, other - bonus))
+    challenge = None if partnership is None else partnership.challenge
+    if challenge is not None:
+        rule = "partner.challenge" if challenge.tie is None else "partner.challenge-tie"
+        for seat in (challenge.blocker, challenge.rival):
+            if seat != challenge.winner:
+                won = seat == challenge.blocker
+                base = rules.challenge_win_base if won else rules.challenge_loss_base
+                times = rules.challenge_win_multiplier if won else rules.challenge_loss_multiplier
+                team = table(rules).team_of(seat)
+                points = [0, 0]
+                points[team] = stake(base, rules, challenge.blocker, counts) * times
+                yield rule, changed(winner=seat, winning_team=team, points=points, replay=False)
+        if not challenge.replay:
+            replayed = changed(winner=None, winning_team=None, points=[0, 0], replay=True)
+            yield "partner.challenge-tie", replayed
+    if reckoning.settling is not None:
+        best = reckoning.ranking[0].count
+        for entry in reckoning.ranking[1:]:
+            if entry.count == best:
+                points = list(settle(rules.settlement, counts, entry.seat).points)
+                if rules.partnership:  # each team receives what its seats do, as in reckon
+                    points = [sum(points[s] for s in team) for team in table(rules).teams]
+                side = winning_team(rules, entry.seat)
+                yield "score.rank", changed(winner=entry.seat, winning_team=side, points=points)
+
+
+def _zero_zero_differs(state: State, expected: Sequence[int], shown: JSON) -> bool:
+    double_blank = Tile(0, 0)
+    for seat, count in enumerate(expected):
+        held = double_blank in state.hand(seat) or double_blank in state.discards(seat)
+        other = shown[seat] if isinstance(shown, list) and seat < len(shown) else None
+        if held and other != count:
+            return True
+    return False
