@@ -4,11 +4,11 @@ or the parts below it, so each part can be read, and reused, without those above
 
 from __future__ import annotations
 
-import ast
 import importlib
 from pathlib import Path
 
 import gaple.conformance
+from test_layers import imported_names
 
 KIT = Path(gaple.conformance.__file__).parent
 
@@ -38,19 +38,7 @@ def kit_imports(module: str, path: Path) -> set[str]:
     """The modules of the kit that ``path`` (the text of ``module``) imports, as names below
     ``gaple.conformance``; relative imports resolved, a name a ``from`` statement imports
     counted as a module too (``from gaple.conformance.wire import bounded``)."""
-    package = ["gaple", "conformance", *module.split(".")]
-    if path.stem != "__init__":
-        package = package[:-1]
-    named: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            named.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join([*package[: len(package) - node.level + 1], *filter(None, [base])])
-            named.add(base)
-            named.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
+    named = imported_names(f"gaple.conformance.{module}", path)
     prefix = "gaple.conformance."
     return {name.removeprefix(prefix) for name in named if name.startswith(prefix)}
 

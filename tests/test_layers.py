@@ -62,9 +62,10 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def gaple_imports(module: str, path: Path) -> set[str]:
-    """The modules of gaple that ``path`` (the text of ``module``) imports, relative imports
-    resolved, the names a ``from`` statement imports counted as modules where they are ones."""
+def imported_names(module: str, path: Path) -> set[str]:
+    """Every name ``path`` (the text of the module ``module``) imports, relative imports
+    resolved: each module, and each name a ``from`` statement imports as ``module.name``
+    (it may be a module itself: ``from gaple.conformance.wire import bounded``)."""
     package = module.split(".")
     if path.stem != "__init__":
         package = package[:-1]
@@ -77,8 +78,13 @@ def gaple_imports(module: str, path: Path) -> set[str]:
             if node.level:
                 base = ".".join([*package[: len(package) - node.level + 1], *filter(None, [base])])
             named.add(base)
-            named.update(f"{base}.{alias.name}" for alias in node.names)
-    return {name for name in named if name in MODULES}
+            named.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
+    return named
+
+
+def gaple_imports(module: str, path: Path) -> set[str]:
+    """The modules of gaple that ``path`` (the text of ``module``) imports."""
+    return {name for name in imported_names(module, path) if name in MODULES}
 
 
 def layer_of(module: str) -> int:
