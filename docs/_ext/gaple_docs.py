@@ -181,16 +181,16 @@ def helpers_of(function: Callable[..., object]) -> list[Callable[..., object]]:
 
 def _code_nodes(function: Callable[..., object], docname: str, label: str) -> list[nodes.Node]:
     """``label`` and the full name of ``function``, linked to its highlighted source (the page
-    of its module that ``sphinx.ext.viewcode`` writes, at the function), then its code, folded
-    in the HTML."""
+    of its module that ``sphinx.ext.viewcode`` writes, at the function; a private function has
+    no anchor there and is named only), then its code, folded in the HTML."""
     module, qualname = function.__module__, function.__qualname__
     name = f"{module}.{qualname}"
     source = posixpath.relpath(
         posixpath.join("_modules", *module.split(".")), posixpath.dirname(docname) or "."
     )
-    link = nodes.reference(
-        "", "", nodes.literal(name, name), internal=True, refuri=f"{source}.html#{qualname}"
-    )
+    link: nodes.Node = nodes.literal(name, name)
+    if not qualname.startswith("_"):  # viewcode keeps an anchor for documented names only
+        link = nodes.reference("", "", link, internal=True, refuri=f"{source}.html#{qualname}")
     said = nodes.paragraph("", "", nodes.emphasis("", label), nodes.Text(" "), link)
     code = textwrap.dedent(inspect.getsource(function)).rstrip("\n")
     block = nodes.literal_block(code, code, language="python")
