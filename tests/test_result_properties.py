@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from gaple.deal import Deal, SplitMix64, shuffle_deal
 from gaple.engine.scoring import QuietFields, position_fields, quiet_fields
+from gaple.position import checked
 from gaple.presets import PRESETS, ruleset
 from gaple.reference.deal import undealt
 from gaple.reference.equipment import table
@@ -90,6 +91,14 @@ def test_exactly_one_winner_unless_a_tied_challenge_is_replayed(state: State) ->
         assert state.ending is Ending.BLOCKED
         assert result.counts[blocker] == result.counts[(blocker + 1) % 4]
         assert result.points == (0, 0)
+
+
+@given(finished_hands())
+def test_every_played_position_passes_the_checks_of_a_typed_in_one(state: State) -> None:
+    # position_of skips checked (the line's search costs more than the scoring) because play
+    # reaches only reachable positions; this is that claim, with the line laid by the rules.
+    position = position_of(state)
+    assert checked(position) is position
 
 
 @given(finished_hands())
