@@ -13,11 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gaple.cli import main
+from gaple.conformance.checker.compare import compare_observation
 from gaple.conformance.checker.transcript import check_transcript
+from gaple.conformance.vectors.cases import observe
 from gaple.conformance.vectors.schemas import transcript_schema
-from gaple.io import FormatError, rules_to_json, state_to_json
+from gaple.io import FormatError, deal_from_json, rules_from_json, rules_to_json, state_to_json
 from gaple.presets import ruleset
 from gaple.simulate import random_hand
+from gaple.state import new_hand
 
 JSON = Any
 TWO = [["0-0"], ["0-1"]]
@@ -329,6 +332,83 @@ def test_nothing_may_be_offered_once_the_hand_has_ended(
     record = json.loads(capsys.readouterr().out)[0]
     assert record["divergence"]["rule"] == f"end.{record['ending']}"
     assert record["divergence"]["extra"] == ["pass"]
+
+
+# Double-2 set, 2 seats of 1 tile, discard option: the starter 0-1 is turned up (ends 0 and
+# 1) and seat 0, the first seat, acts first. Seat 0 holds 2-2, which matches neither end, so it
+# must discard it; seat 1's 1-1 matches the 1, so the hand is not blocked: end.blocked needs
+# every seat that holds tiles to be unable to place.
+_STUCK_NOT_BLOCKED = {
+    "rules": {"max_pip": 2, "players": 2, "hand_size": 1, "blocked_action": "discard"},
+    "deal": {
+        "hands": [["2-2"], ["1-1"]],
+        "starter": "0-1",
+        "set_aside": ["0-0", "0-2", "1-2"],
+        "first_seat": 0,
+    },
+    "actions": [],
+}
+
+
+@pytest.mark.parametrize(
+    ("base", "claim", "field", "rule"),
+    [
+        # An engine that takes seat 0's stuck turn for a blocked hand claims the ending and
+        # offers nothing: the missing discard 2-2 follows from the early ending, so the rule
+        # named is end.blocked, not block.discard (the old blame, at $.offered).
+        (
+            _STUCK_NOT_BLOCKED,
+            {"ending": "blocked", "to_act": None, "offered": []},
+            "ending",
+            "end.blocked",
+        ),
+        # The same early ending claimed as going out: seat 0 still holds its tile, and the
+        # ending it misapplies is end.out (the old blame: end.blocked whatever the claim).
+        (_STUCK_NOT_BLOCKED, {"ending": "out", "to_act": None, "offered": []}, "ending", "end.out"),
+        # A late ending: the hand is blocked at the deal, but the engine goes on with seat 0 to
+        # pass. The ending is named at $.ending before the pass it offers (the old blame named
+        # end.blocked too, but at $.offered).
+        (
+            _BLOCKED_AT_DEAL,
+            {"ending": None, "to_act": 0, "offered": ["pass"]},
+            "ending",
+            "end.blocked",
+        ),
+        # Seat 1 shown to act first: with a starter turned up the first seat acts first, by
+        # open.starter-seat (the old blame: turn.order, the rule of later turns).
+        (_STUCK_NOT_BLOCKED, {"to_act": 1}, "to_act", "open.starter-seat"),
+        # An empty line at the deal: the turned-up starter begins it, by deal.starter (the old
+        # blame: play.match-end, the rule of a placement, though nothing was placed).
+        (_STUCK_NOT_BLOCKED, {"line": []}, "line", "deal.starter"),
+    ],
+)
+def test_a_final_field_is_named_in_the_order_and_by_the_rule_of_the_suite(
+    tmp_path: Path,
+    *,
+    base: dict[str, JSON],
+    claim: dict[str, JSON],
+    field: str,
+    rule: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = _write(tmp_path, "t.json", {**base, **claim})
+    assert main(["check", path, "--format", "json"]) == 1
+    divergence = json.loads(capsys.readouterr().out)[0]["divergence"]
+    assert (divergence["field"], divergence["rule"], divergence["path"]) == (
+        field,
+        rule,
+        f"$.{field}",
+    )
+    # gaple conformance run names the same rule for a state reply showing the same claim in
+    # the same position (its legal moves are the transcript's offered ones).
+    state = new_hand(rules_from_json(base["rules"]), deal_from_json(base["deal"]))
+    expected = observe(state)
+    shown = {**expected, **claim}
+    if "offered" in shown:
+        shown["legal"] = shown.pop("offered")
+    difference = compare_observation(expected, shown, state, ("line", "turns"))
+    assert difference is not None
+    assert (difference.field, difference.rule) == (field, rule)
 
 
 # --- replayed hands --------------------------------------------------------------------------

@@ -41,6 +41,7 @@ __all__ = [
     "COUNT_FIELDS",
     "LINE_FIELDS",
     "POINTS_FIELDS",
+    "POSITION_ORDER",
     "RESULT_LEVELS",
     "TURNS_FIELDS",
     "Difference",
@@ -48,6 +49,7 @@ __all__ = [
     "compare_observation",
     "compare_result",
     "failure_name",
+    "field_rule",
     "legal_difference",
     "result_level",
 ]
@@ -62,6 +64,11 @@ COUNT_FIELDS = ("counts", "winner", "winning_team")
 """Result fields of the ``count`` level."""
 POINTS_FIELDS = ("points", "replay")
 """Result fields of the ``points`` level."""
+POSITION_ORDER = ("ending", "to_act", "line", "ends", "legal", "hand_sizes", "discard_counts")
+"""The fields of a position in the order they are compared, so that the first difference names
+the rule broken first: how the hand stands (ended, whose turn), then the line, then the moves
+the line allows and the hand sizes they change. An early or late ending is thus named before
+the moves that follow from it. The suite and ``gaple check`` both compare in this order."""
 RESULT_LEVELS = ("count", "points", "rules")
 """The levels of a result, in the order :func:`compare_result` compares them."""
 _ACT_FIELDS = ("verdict", "code", "rule")
@@ -136,29 +143,25 @@ def compare_observation(
     """The first difference at the given levels between an expected and a shown state.
 
     ``state`` is the spec's state being observed (it names the rule of a difference). Fields
-    are compared in the order that names the most specific rule first: ending, seat to act,
-    line, ends, legal moves (as a set), hand sizes, discard counts.
+    are compared in :data:`POSITION_ORDER`, the legal moves as a set.
     """
     checked = set(levels)
-    fields: list[str] = []
-    if "turns" in checked:
-        fields += ["ending", "to_act"]
-    if "line" in checked:
-        fields += ["line", "ends"]
-    fields.append("legal")
-    if "turns" in checked:
-        fields += ["hand_sizes", "discard_counts"]
+    fields = [
+        name
+        for name in POSITION_ORDER
+        if name == "legal"
+        or ("turns" in checked and name in TURNS_FIELDS)
+        or ("line" in checked and name in LINE_FIELDS)
+    ]
     for name in fields:
         if name not in actual:
-            return Difference(
-                name, _field_rule(name, state, expected, actual), expected[name], None
-            )
+            return Difference(name, field_rule(name, state, expected, actual), expected[name], None)
         if name == "legal":
             difference = _compare_legal(expected["legal"], actual["legal"], state, checked)
             if difference is not None:
                 return difference
         elif _normal(actual[name]) != _normal(expected[name]):
-            rule = _field_rule(name, state, expected, actual)
+            rule = field_rule(name, state, expected, actual)
             return Difference(name, rule, expected[name], actual[name])
     return None
 
@@ -266,9 +269,12 @@ def _discards_allowed(state: State) -> bool:
     return state.rules.blocked_action is BlockedAction.DISCARD
 
 
-def _field_rule(
+def field_rule(
     name: str, state: State, expected: Mapping[str, JSON], actual: Mapping[str, JSON]
 ) -> str:
+    """The rule broken by a difference in the position field ``name`` (a field of
+    :data:`POSITION_ORDER` but ``legal``) of ``state``: ``expected`` and ``actual`` are the
+    spec's and the implementation's positions, of which only ``ending`` is read."""
     if name == "ending":
         ending = expected["ending"] or actual.get("ending")
         return f"end.{ending}" if ending in ("out", "blocked") else "end.blocked"

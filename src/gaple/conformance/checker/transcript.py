@@ -19,7 +19,12 @@ from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.checker.compare import compare_result, legal_difference
+from gaple.conformance.checker.compare import (
+    POSITION_ORDER,
+    compare_result,
+    field_rule,
+    legal_difference,
+)
 from gaple.conformance.vectors.cases import result_json
 from gaple.conformance.wire.bounded import exact_key
 from gaple.deal import InvalidDeal, sorted_deal
@@ -55,7 +60,14 @@ __all__ = ["Divergence", "Verdict", "check_transcript"]
 
 JSON = Any
 
-_OBSERVED = ("ending", "to_act", "line", "ends", "hands", "discards")
+_SHOWN_AS = {"legal": "offered", "hand_sizes": "hands", "discard_counts": "discards"}
+"""The transcript's final field that shows each position field the suite compares (the hand
+sizes by the tiles held, the discard counts by the tiles discarded)."""
+_FINAL = tuple(_SHOWN_AS.get(name, name) for name in POSITION_ORDER)
+"""The final fields in the suite's order, so both name the same first difference."""
+_OBSERVED = tuple(name for name in _FINAL if name != "offered")
+_SHOWN_ALIKE = tuple(name for name in POSITION_ORDER if name not in _SHOWN_AS)
+"""The final fields the transcript and the suite's state reply show alike."""
 _RESULT = ("counts", "winner", "winning_team", "points", "replay")
 """The fields of a claimed result, in the order of :func:`gaple.engine.scoring.quiet_fields`."""
 
@@ -230,15 +242,17 @@ def _check_carefully(data: JSON) -> Verdict:
         if state.ending is not None:
             ended_at = number
     actions = len(steps)
-    if offered_after is not None:
-        divergence = _offered(state, offered_after, actions, None, "$.offered")
-        if divergence is not None:
-            return Verdict(actions, _ending(state), divergence)
     spec = state_to_json(state)
-    for name in _OBSERVED:
-        if name in data and data[name] != spec[name]:
+    for name in _FINAL:
+        if name == "offered":
+            if offered_after is not None:
+                divergence = _offered(state, offered_after, actions, None, "$.offered")
+                if divergence is not None:
+                    return Verdict(actions, _ending(state), divergence)
+        elif name in data and data[name] != spec[name]:
+            rule = _rule(name, state, spec, data)
             divergence = Divergence(
-                actions, None, None, name, _rule(name, state), spec[name], data[name], f"$.{name}"
+                actions, None, None, name, rule, spec[name], data[name], f"$.{name}"
             )
             return Verdict(actions, _ending(state), divergence)
     return _check_result(claimed, state, actions)
@@ -390,15 +404,11 @@ def _read_result(claimed: JSON) -> Mapping[str, JSON] | None:
     return claimed
 
 
-def _rule(name: str, state: State) -> str:
-    if name in ("ending", "to_act") and state.ending is not None:
-        return "end.out" if state.ending is Ending.OUT else "end.blocked"
-    if name == "ending":
-        return "end.blocked"
-    if name == "to_act":
-        return "turn.order"
-    if name in ("line", "ends"):
-        return "play.match-end"
+def _rule(name: str, state: State, spec: Mapping[str, JSON], data: Mapping[str, JSON]) -> str:
+    """The rule of a difference in the final field ``name`` (``spec`` as the spec writes the
+    transcript): that of the suite for a field its state reply shows alike."""
+    if name in _SHOWN_ALIKE:
+        return field_rule(name, state, spec, data)
     if name == "discards":
         return "block.discard"
     moves = [a.move for a in state.history]
