@@ -519,6 +519,34 @@ def test_a_log_on_standard_input_and_with_jsonl(
     assert "1 conform, 1 diverge, 0 invalid" in capsys.readouterr().out
 
 
+def test_a_json_lines_file_read_as_one_document_says_to_pass_jsonl(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two transcripts, one a line, in a file named .log: without --jsonl it is read as one
+    # document, which ends after line 1, so line 2 column 1 is extra data. Line 1 alone is a
+    # JSON document, so the file looks like JSON lines and the error says to pass --jsonl.
+    good = _line(_offering(["place 0-3 left", "place 0-3 right"]))
+    log = tmp_path / "selfplay.log"
+    log.write_text(good * 2)
+    assert main(["check", str(log)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (error,) = captured.err.splitlines()  # one line: no traceback
+    assert error.startswith(f"gaple check: error: {log}: line 2: not JSON (column 1): Extra data")
+    assert "pass --jsonl" in error
+    assert main(["check", str(log), "--format", "json"]) == 2
+    assert "pass --jsonl" in json.loads(capsys.readouterr().out)[0]["error"]
+    # As the hint says: with --jsonl both lines conform.
+    assert main(["check", "--jsonl", str(log)]) == 0
+    capsys.readouterr()
+    # A document whose first line is not JSON on its own (one transcript written over several
+    # lines, then a stray line) gets no hint: it does not look like JSON lines.
+    spread = tmp_path / "spread.log"
+    spread.write_text(json.dumps(_BLOCKED_AT_DEAL, indent=1) + "\n{}\n")
+    assert main(["check", str(spread)]) == 2
+    assert "--jsonl" not in capsys.readouterr().err
+
+
 def test_an_unreadable_log_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(tmp_path / "absent.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().out

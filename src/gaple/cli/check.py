@@ -8,7 +8,8 @@ its first example, and the totals.
 
 Exit status: 0 when every transcript conforms, 1 when one does not, 2 when a file or a line
 cannot be read or is not a transcript (one line on standard error gives its line or the JSON
-path of the problem; checking goes on with the next line or file). Every file and line is read
+path of the problem, and the hint to pass ``--jsonl`` for a file whose first line alone is JSON;
+checking goes on with the next line or file). Every file and line is read
 by the bounded reader (:mod:`gaple.conformance.wire.bounded`), whose limits are refused likewise.
 
 ``--jobs N`` checks on N worker processes (default: every core) once the input is longer than
@@ -85,8 +86,21 @@ def _check_file(name: str) -> dict[str, Any]:
     try:
         data = read_json(name)
     except UnreadableJson as error:
-        return {"file": name, "status": "invalid", "error": str(error)}
+        return {"file": name, "status": "invalid", "error": f"{error}{_jsonl_hint(name)}"}
     return {"file": name, **_check(data)}
+
+
+def _jsonl_hint(name: str) -> str:
+    """A hint to pass ``--jsonl`` for a file whose first line is a JSON document on its own:
+    a JSON-lines log read as one document fails at its second line ("Extra data") or at the
+    size limit, which does not say how to read it."""
+    try:
+        # Opened as a regular file only: a FIFO already read would wait for a writer forever.
+        with bounded.open_regular(name) as stream:
+            bounded.parse(stream.readline(bounded.LIMITS.max_bytes + 1))
+    except (OSError, bounded.Refused):
+        return ""
+    return "; it looks like JSON lines (one transcript a line): pass --jsonl"
 
 
 def _text(record: dict[str, Any]) -> str:
