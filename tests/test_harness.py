@@ -178,8 +178,19 @@ class _TrueSeatInBatch(_TamperedBatch):
     [
         # The case has 26 steps and a result: start, 27 states, 26 acts, result = 55 requests.
         (_ShortBatch, "a batch of 55 requests answered with 54 replies"),
-        (_ErrorMidBatch, "the engine answered 'act' in a batch with an error: no"),
-        (_BadShapeInBatch, "hand_sizes must be a list of integers >= 0"),
+        # The first act is step 1, seat 2 leading 0-0 (the case's first step, checked in
+        # test_a_wrong_state_inside_a_batch_fails_the_case_at_its_step).
+        (
+            _ErrorMidBatch,
+            "the engine answered 'act' in a batch at step 1 (seat 2: lead 0-0) with an error: no",
+        ),
+        # The second reply is the state before any act, that is before step 1; its four hand
+        # sizes (domino4d: 4 seats of 7 tiles) are the strings "7".
+        (
+            _BadShapeInBatch,
+            'hand_sizes must be a list of integers >= 0, got ["7", "7", "7", "7"]'
+            " (in a batch before step 1)",
+        ),
         (_TrueSeatInBatch, "to_act must be a seat"),
     ],
 )
@@ -193,6 +204,27 @@ def test_a_batch_out_of_protocol_errors_the_case(
     outcome: CaseOutcome = run_suite([case], engine).outcomes[0]
     assert outcome.status == "errored"
     assert words in outcome.message
+
+
+def test_an_error_in_a_batch_names_the_step_of_its_request(
+    cases: list[dict[str, JSON]],
+) -> None:
+    # The requests are start, the dealt state, then an act and a state per step: the error
+    # replaces the state reply after the second act, so it names "after step 2" and that
+    # step's action, which the case gives (its second step).
+    class _ErrsAfterStep2(_TamperedBatch):
+        def tamper(self, kinds: list[str], replies: list[dict[str, JSON]], /) -> None:
+            second_act = [i for i, kind in enumerate(kinds) if kind == "act"][1]
+            replies[second_act + 1] = {"type": "error", "message": "lost"}
+
+    case = next(c for c in cases if c["id"] == SCORED)
+    action = case["steps"][1]["action"]
+    (outcome,) = run_suite([case], _ErrsAfterStep2).outcomes
+    assert outcome.status == "errored"
+    assert outcome.message == (
+        f"the engine answered 'state' in a batch after step 2 (seat {action['seat']}: "
+        f"{action['move']}) with an error: lost"
+    )
 
 
 def test_an_error_after_the_first_difference_leaves_the_case_failed(

@@ -458,7 +458,7 @@ def _batched(engine: Engine, requests: Sequence[dict[str, JSON]]) -> Iterator[di
     if len(replies) != len(requests):
         msg = f"a batch of {len(requests)} requests answered with {len(replies)} replies"
         raise EngineError(msg)
-    for message, answer in zip(requests, replies, strict=True):
+    for index, (message, answer) in enumerate(zip(requests, replies, strict=True)):
         if answer == _OK:  # half the replies: a field-less reply has no shape to check
             yield answer
             continue
@@ -468,14 +468,32 @@ def _batched(engine: Engine, requests: Sequence[dict[str, JSON]]) -> Iterator[di
             yield answer
             continue
         kind = message["type"]
+        # The requests went together, so the trace does not show which one failed: say it.
+        at = _step_of(requests[: index + 1])
         if not isinstance(answer, dict):
-            msg = f"reply to {kind!r} in a batch is not a JSON object: {_show(answer)}"
+            msg = f"reply to {kind!r} in a batch{at} is not a JSON object: {_show(answer)}"
             raise EngineError(msg)
-        refuse_error(kind, answer, where=" in a batch")
+        refuse_error(kind, answer, where=f" in a batch{at}")
         problem = reply_problem(kind, answer)
         if problem is not None:
-            raise EngineError(problem)
+            raise EngineError(f"{problem} (in a batch{at})")
         yield answer
+
+
+def _step_of(requests: Sequence[dict[str, JSON]]) -> str:
+    """Where the last of ``requests`` (those of a case up to it) stands in the case, after a
+    space: ``at step N (seat S: MOVE)`` for an act, ``after step N (seat S: MOVE)`` or
+    ``before step 1`` for a state; nothing for ``start`` and ``result``, which the request's
+    type places."""
+    message = requests[-1]
+    acts = [request for request in requests if request["type"] == "act"]
+    if message["type"] == "state" and not acts:
+        return " before step 1"
+    if message["type"] not in ("act", "state"):
+        return ""
+    last = acts[-1]
+    where = "at" if message["type"] == "act" else "after"
+    return f" {where} step {len(acts)} (seat {last['seat']}: {last['move']})"
 
 
 _OK = {"type": "ok"}
