@@ -265,6 +265,21 @@ def test_the_fuzzer_finds_a_rare_seeded_bug_with_a_small_budget() -> None:
     assert "features" in found.case
 
 
+def test_the_case_written_names_the_rule_the_engine_broke() -> None:
+    # blocked-on-first-pass declares the hand blocked at its first pass, where the spec plays
+    # on: the case is cut at that step, so the spec's play never blocks the hand and end.blocked
+    # is not among the rules it exercises. The case still names it: it was written for it.
+    report = fuzz(
+        lambda: _bug_engine("blocked-on-first-pass"), examples=60, seed=0, shrink_seconds=2
+    )
+    found = report.finding
+    assert found is not None
+    assert found.outcome.rule == "end.blocked"  # the bug's RULE
+    assert "end.blocked" in found.case["rule_ids"]
+    assert found.outcome.rule_ids == tuple(found.case["rule_ids"])
+    jsonschema.validate(found.case, case_schema())  # its rule IDs unique, of the registry
+
+
 RARE_BUGS = (
     ("tie-not-replayed", 0),
     ("tie-not-replayed", 1),

@@ -538,7 +538,17 @@ def _shrink(run: _Run, hand: Hand, outcome: CaseOutcome, case: dict[str, JSON]) 
         shorter, short_case = run.attempt(hand, outcome.step)
         if shorter.status == outcome.status and shorter.rule == outcome.rule:
             outcome, case = shorter, short_case
-    return Finding(case, outcome)
+    return _naming_its_rule(case, outcome)
+
+
+def _naming_its_rule(case: dict[str, JSON], outcome: CaseOutcome) -> Finding:
+    """The finding, its case's ``rule_ids`` holding the rule the engine broke: the rules a
+    case lists are those the spec's play exercises, and a case cut at the divergence may stop
+    short of the broken one (an end the engine declared too soon)."""
+    if outcome.rule is None or outcome.rule in case["rule_ids"]:
+        return Finding(case, outcome)
+    rule_ids = sorted({*case["rule_ids"], outcome.rule})
+    return Finding({**case, "rule_ids": rule_ids}, attrs.evolve(outcome, rule_ids=tuple(rule_ids)))
 
 
 def fuzz(
