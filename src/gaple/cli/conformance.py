@@ -212,7 +212,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     merge.add_argument("--out", type=Path, required=True, help="write the merged report here")
     merge.set_defaults(run=_merge)
 
-    fuzz = inner.add_parser("fuzz", help="differential fuzzing with Hypothesis")
+    fuzz = inner.add_parser(
+        "fuzz",
+        help="differential fuzzing with Hypothesis",
+        description="Play drawn hands on the engine and on the spec side by side, and shrink "
+        "the first disagreement to a minimal case written to --out. The verdict is printed "
+        "first: the disagreement, the case file, and the seconds and hands to it (of the job "
+        "that found it soonest); or the hands played without one. Then the hands reaching each "
+        "situation, those at zero left out and counted on the last line (--report has them "
+        "all).",
+    )
     _engine_arguments(fuzz)
     fuzz.add_argument(
         "--variant",
