@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, ClassVar
@@ -15,10 +16,19 @@ import pytest
 from hypothesis import settings
 
 from gaple.cli import main
-from gaple.conformance.fuzzer.fuzz import COUNTED, MAX_SECONDS, SHRINK_SECONDS, Unsupported, fuzz
+from gaple.conformance.fuzzer.fuzz import (
+    COUNTED,
+    MAX_SECONDS,
+    SHRINK_SECONDS,
+    Finding,
+    FuzzReport,
+    Unsupported,
+    fuzz,
+)
 from gaple.conformance.fuzzer.fuzz import _case as case_of
+from gaple.conformance.fuzzer.fuzz import _merge as merge_jobs
 from gaple.conformance.runner.engines import ReferenceEngine, SubprocessEngine
-from gaple.conformance.runner.run import run_suite
+from gaple.conformance.runner.run import CaseOutcome, run_suite
 from gaple.conformance.vectors.committed import load_cases
 from gaple.conformance.vectors.drawing import draw_hand, meets, play_draw
 from gaple.conformance.vectors.schemas import case_schema
@@ -265,6 +275,47 @@ def test_the_fuzzer_finds_a_rare_seeded_bug_with_a_small_budget() -> None:
     assert "features" in found.case
 
 
+def test_the_case_written_names_the_rule_the_engine_broke() -> None:
+    # blocked-on-first-pass declares the hand blocked at its first pass, where the spec plays
+    # on: the case is cut at that step, so the spec's play never blocks the hand and end.blocked
+    # is not among the rules it exercises. The case still names it: it was written for it.
+    report = fuzz(
+        lambda: _bug_engine("blocked-on-first-pass"), examples=60, seed=0, shrink_seconds=2
+    )
+    found = report.finding
+    assert found is not None
+    assert found.outcome.rule == "end.blocked"  # the bug's RULE
+    assert "end.blocked" in found.case["rule_ids"]
+    assert found.outcome.rule_ids == tuple(found.case["rule_ids"])
+    jsonschema.validate(found.case, case_schema())  # its rule IDs unique, of the registry
+
+
+def _job_report(played: int, found_after: float, rule: str) -> FuzzReport:
+    """A job's report of a run that found a disagreement on ``rule`` after ``found_after``
+    seconds, at its ``played``-th hand."""
+    outcome = CaseOutcome(case=f"fuzz-{rule}", topic="fuzz", status="failed", seconds=0, rule=rule)
+    return FuzzReport(
+        finding=Finding({"id": f"fuzz-{rule}"}, outcome),
+        played=played,
+        skipped=0,
+        seconds=found_after + 1,
+        found_after=found_after,
+        found_after_hands=played,
+        counts=dict.fromkeys(COUNTED, 0),
+    )
+
+
+def test_the_jobs_report_the_disagreement_the_soonest_job_found() -> None:
+    # Job 1 found end.out after 5 s and 40 hands, job 2 found score.count after 0.5 s and 3
+    # hands: the run's first disagreement is job 2's, with its own seconds and hands.
+    merged = merge_jobs([_job_report(40, 5.0, "end.out"), _job_report(3, 0.5, "score.count")])
+    assert merged.finding is not None
+    assert merged.finding.outcome.rule == "score.count"
+    assert (merged.found_after, merged.found_after_hands) == (0.5, 3)
+    # The counts still add up over the jobs, and the run lasted as long as its longest job.
+    assert (merged.played, merged.seconds) == (43, 6.0)
+
+
 RARE_BUGS = (
     ("tie-not-replayed", 0),
     ("tie-not-replayed", 1),
@@ -320,9 +371,71 @@ def test_cli_fuzz_on_the_reference_finds_nothing(capsys: pytest.CaptureFixture[s
     # played then add up to about 10 rather than exactly.
     argv = ["conformance", "fuzz", "--reference", "--variant", "pagat-5x5", "--examples", "10"]
     assert main([*argv, "--jobs", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "no disagreement in 10 hands" in out
-    assert "cells reached" in out  # the table of situations
+    lines = capsys.readouterr().out.splitlines()
+    # The verdict first, then the table of situations.
+    assert lines[0].startswith("no disagreement in 10 hands")
+    assert any(line.startswith("cells reached") for line in lines[1:])
+    # The reference declines no hand: a zero count, left out.
+    assert not any(line.startswith("skipped") for line in lines)
+
+
+_FORGETS_RANKING = (
+    "    if r['type'] == 'result':\n"
+    "        r['rules'] = [rule for rule in r['rules'] if rule != 'score.rank']\n"
+)
+"""An adapter patch: every result forgets that score.rank explained it. The fuzzer plays every
+hand to its end and every end ranks the seats, so the first hand any search plays fails."""
+
+
+def _fuzz_forgetting_ranking(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: int
+) -> tuple[list[str], dict[str, Any]]:
+    """The output lines and the --report of a fuzz run of :data:`_FORGETS_RANKING`."""
+    adapter = write_mutant_adapter(tmp_path / "forgets.py", _FORGETS_RANKING)
+    report = tmp_path / "report.json"
+    argv = ["conformance", "fuzz", "--impl", f"{sys.executable} {adapter}", "--examples", "20"]
+    argv += ["--variant", "domino4d", "--jobs", str(jobs), "--out", str(tmp_path / "found")]
+    assert main([*argv, "--report", str(report), "--timeout", "20"]) == 1
+    return capsys.readouterr().out.splitlines(), json.loads(report.read_text())
+
+
+def test_cli_fuzz_reports_the_finding_first_then_the_counts_not_at_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines, report = _fuzz_forgetting_ranking(tmp_path, capsys, jobs=1)
+    # The first hand played fails (see _FORGETS_RANKING) and the search stops there: 1 hand,
+    # the failing one, not the 2 of "the hands before it, plus one".
+    assert report["played"] == 1
+    assert re.fullmatch(r"first disagreement after \d+\.\d s and 1 hand; shrunk by .*", lines[0])
+    assert lines[1].startswith("disagreement: ")
+    assert "[score.rank]" in lines[1]
+    assert lines[2].startswith("minimal case written to ")
+    table = lines[3:]
+    assert table[0].startswith("draws")
+    # One hand reaches one value of a feature at most, so most values are at zero: each left
+    # out, and their number said on the last line, with the declined hands (none) beside them.
+    values = {k: n for k, n in report["situations"].items() if " & " not in k and " @ " not in k}
+    shown = [line.split()[0] for line in table]
+    assert shown == [
+        "draws",
+        "hands",
+        *(key for key, n in values.items() if n),
+        "cells",
+        "counts",
+    ]
+    zeros = sum(1 for n in values.values() if n == 0) + 1  # + skipped (unsupported)
+    assert table[-1].split() == ["counts", "at", "zero", f"{zeros},", "not", "shown"]
+
+
+def test_cli_fuzz_with_two_jobs_counts_the_hands_of_the_job_that_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines, report = _fuzz_forgetting_ranking(tmp_path, capsys, jobs=2)
+    # Each job stops at the first hand it plays, which fails (a hash shares the 20 hands out,
+    # so each job has some): the jobs played 2 hands together, but the one that found the
+    # disagreement soonest found it at its own first.
+    assert report["played"] == 2
+    assert re.fullmatch(r"first disagreement after \d+\.\d s and 1 hand; shrunk by .*", lines[0])
 
 
 @pytest.mark.parametrize(

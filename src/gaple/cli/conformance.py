@@ -212,7 +212,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     merge.add_argument("--out", type=Path, required=True, help="write the merged report here")
     merge.set_defaults(run=_merge)
 
-    fuzz = inner.add_parser("fuzz", help="differential fuzzing with Hypothesis")
+    fuzz = inner.add_parser(
+        "fuzz",
+        help="differential fuzzing with Hypothesis",
+        description="Play drawn hands on the engine and on the spec side by side, and shrink "
+        "the first disagreement to a minimal case written to --out. The verdict is printed "
+        "first: the disagreement, the case file, and the seconds and hands to it (of the job "
+        "that found it soonest); or the hands played without one. Then the hands reaching each "
+        "situation, those at zero left out and counted on the last line (--report has them "
+        "all).",
+    )
     _engine_arguments(fuzz)
     fuzz.add_argument(
         "--variant",
@@ -988,28 +997,29 @@ def _fuzz(args: argparse.Namespace) -> int:
 
 
 def _fuzz_outcome(args: argparse.Namespace, report: FuzzReport, label: str) -> int:
-    """The end of a fuzzing run: the case written if there is one, then the counts and the
-    verdict printed; the exit status."""
+    """The end of a fuzzing run: the case written if there is one, then the verdict printed
+    (the first thing a reader looks for), then the counts; the exit status."""
     found = report.finding
     if found is None:
-        print(report.table())
         print(
             f"no disagreement in {report.played} hands of {label} "
             f"(seed {args.seed}, {report.seconds:.1f} s)"
         )
+        print(report.table())
         return 0
     from gaple.conformance.vectors.committed import dumps  # noqa: PLC0415
 
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{found.case['id']}.json"
     write_atomically(path, dumps(found.case))
-    print(report.table())
+    hands = report.found_after_hands
     print(
-        f"first disagreement after {report.found_after:.1f} s and {report.played + 1} hands; "
-        f"shrunk by {report.seconds:.1f} s"
+        f"first disagreement after {report.found_after:.1f} s and {hands} "
+        f"hand{'' if hands == 1 else 's'}; shrunk by {report.seconds:.1f} s"
     )
     print(f"disagreement: {printable(found.outcome.describe(), limit=1000)}")
     print(f"minimal case written to {printable(str(path))}")
+    print(report.table())
     return 1
 
 

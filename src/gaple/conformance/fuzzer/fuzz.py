@@ -124,13 +124,17 @@ class FuzzReport:
 
     finding: Finding | None
     played: int
-    """Hands played on the engine and compared, before the first disagreement."""
+    """Hands played on the engine and compared, the one that disagreed included (of every job,
+    when several searched side by side)."""
     skipped: int
     """Hands the engine declined (``unsupported``), not compared."""
     seconds: float
     """Wall time of the whole run, shrinking included."""
     found_after: float | None
-    """Seconds until the first disagreement (before shrinking), if there was one."""
+    """Seconds until the first disagreement (before shrinking), if there was one: those of the
+    job that found it, when several searched side by side."""
+    found_after_hands: int | None
+    """Hands that job played up to the first disagreement, the one that disagreed included."""
     counts: dict[str, int]
     """For each feature value (``"ending=blocked"``) and each cell
     (:func:`~gaple.conformance.vectors.situations.all_cells`; of a scope, those it can reach:
@@ -152,17 +156,19 @@ class FuzzReport:
         return sum(1 for key in self.counts if _is_cell(key) and self.counts[key])
 
     def table(self) -> str:
-        """The counts as text: the hands, each feature value, and the cells reached."""
+        """The counts as text: the hands, the hands skipped and each feature value (those at
+        zero left out, and their number said last), and the cells reached."""
         values = [key for key in self.counts if not _is_cell(key)]
-        width = max(map(len, values))
-        lines = [] if self.scope is None else [f"{'scope':<{width}}  {self.scope}"]
-        lines.append(f"{'draws':<{width}}  {self.draws()}")
-        lines.append(f"{'hands played':<{width}}  {self.played}")
-        lines.append(f"{'skipped (unsupported)':<{width}}  {self.skipped}")
-        lines += [f"{key:<{width}}  {self.counts[key]}" for key in values]
-        cells = len(self.counts) - len(values)
-        lines.append(f"{'cells reached':<{width}}  {self.cells_reached} of {cells}")
-        return "\n".join(lines)
+        counted = {"skipped (unsupported)": self.skipped, **{k: self.counts[k] for k in values}}
+        shown = {key: n for key, n in counted.items() if n}
+        rows = [] if self.scope is None else [("scope", self.scope)]
+        rows += [("draws", self.draws()), ("hands played", str(self.played))]
+        rows += [(key, str(n)) for key, n in shown.items()]
+        rows.append(("cells reached", f"{self.cells_reached} of {len(self.counts) - len(values)}"))
+        if len(shown) < len(counted):
+            rows.append(("counts at zero", f"{len(counted) - len(shown)}, not shown"))
+        width = max(len(label) for label, _ in rows)
+        return "\n".join(f"{label:<{width}}  {text}" for label, text in rows)
 
     def draws(self) -> str:
         """``120 inside the scope (96.0%), 5 outside``: the share of draws inside it."""
@@ -300,6 +306,7 @@ class _Run:
         self.current: tuple[Engine, EngineInfo] | None = greeted
         self.found: Finding | None = None
         self.found_after: float | None = None
+        self.found_after_hands: int | None = None
         self.counts: Counter[str] = Counter()
         self.reached: set[str] = set()
         self.rng = random.Random(seed)
@@ -400,6 +407,7 @@ class _Run:
         if outcome.status != "failed":
             return None
         self.found_after = self.elapsed()
+        self.found_after_hands = self.played
         self.found = _shrink(self, hand, outcome, case)
         return outcome
 
@@ -430,6 +438,7 @@ class _Run:
             skipped=self.skipped,
             seconds=self.elapsed(),
             found_after=self.found_after,
+            found_after_hands=self.found_after_hands,
             counts={key: self.counts[key] for key in _counted(self.scope)},
             skip_reason=self.reasons[0] if self.reasons else None,
             inside=self.inside,
@@ -538,7 +547,17 @@ def _shrink(run: _Run, hand: Hand, outcome: CaseOutcome, case: dict[str, JSON]) 
         shorter, short_case = run.attempt(hand, outcome.step)
         if shorter.status == outcome.status and shorter.rule == outcome.rule:
             outcome, case = shorter, short_case
-    return Finding(case, outcome)
+    return _naming_its_rule(case, outcome)
+
+
+def _naming_its_rule(case: dict[str, JSON], outcome: CaseOutcome) -> Finding:
+    """The finding, its case's ``rule_ids`` holding the rule the engine broke: the rules a
+    case lists are those the spec's play exercises, and a case cut at the divergence may stop
+    short of the broken one (an end the engine declared too soon)."""
+    if outcome.rule is None or outcome.rule in case["rule_ids"]:
+        return Finding(case, outcome)
+    rule_ids = sorted({*case["rule_ids"], outcome.rule})
+    return Finding({**case, "rule_ids": rule_ids}, attrs.evolve(outcome, rule_ids=tuple(rule_ids)))
 
 
 def fuzz(
@@ -570,7 +589,7 @@ def fuzz(
     number): the shards of one seed play disjoint hands, the same ones in every run that is
     not cut short by the time. ``jobs`` processes search side by side,
     each a shard of the shard; their counts are added up, and the disagreement reported is
-    that of the first job (in job order) that found one.
+    that of the job that found one soonest, with its own seconds and hands to it.
 
     Raises:
         EngineError: the engine cannot even be started and greeted, or it crashed, hung or
@@ -772,15 +791,19 @@ def _end_job(number: int, _frame: object) -> None:
 
 
 def _merge(reports: Sequence[FuzzReport]) -> FuzzReport:
-    """One report for the jobs of a run: counts added up, the first job's finding."""
-    found = [r for r in reports if r.finding is not None]
+    """One report for the jobs of a run: counts added up, the finding of the job that found
+    one soonest (the jobs start together, so their clocks compare), with its own seconds and
+    hands to it."""
+    found = [(r.found_after, job) for job, r in enumerate(reports) if r.found_after is not None]
+    first = reports[min(found)[1]] if found else None
     reasons = [r.skip_reason for r in reports if r.skip_reason is not None]
     return FuzzReport(
-        finding=found[0].finding if found else None,
+        finding=None if first is None else first.finding,
         played=sum(r.played for r in reports),
         skipped=sum(r.skipped for r in reports),
         seconds=max(r.seconds for r in reports),
-        found_after=found[0].found_after if found else None,
+        found_after=None if first is None else first.found_after,
+        found_after_hands=None if first is None else first.found_after_hands,
         counts={key: sum(r.counts[key] for r in reports) for key in reports[0].counts},
         skip_reason=reasons[0] if reasons else None,
         inside=sum(r.inside for r in reports),
