@@ -38,6 +38,14 @@ def test_five_seats_of_seven_are_refused_naming_35_and_28() -> None:
     assert "28" in str(caught.value)
 
 
+def test_billions_of_seats_are_refused_by_their_count_without_being_seated() -> None:
+    # A typed-in seat count is bounded by the set before any seat is laid out: 10**10 seats x
+    # 7 tiles = 7 x 10**10 tiles against 28. Seating them first (as the ci fuzzing of --set
+    # found) exhausted memory instead of answering.
+    with pytest.raises(InvalidRuleset, match="10000000000 seats x 7 tiles = 70000000000 tiles"):
+        check_rules(Ruleset(players=10**10, hand_size=7))
+
+
 def test_partnership_needs_four_seats() -> None:
     with pytest.raises(InvalidRuleset, match="exactly 4 seats, got 5"):
         check_rules(Ruleset(players=5, hand_size=5, partnership=True))

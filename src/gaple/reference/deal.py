@@ -37,14 +37,16 @@ def hand_sizes(rules: Ruleset) -> tuple[int, ...]:
     Raises:
         gaple.rules.InvalidRuleset: the seats would need more tiles than the set has.
     """
-    sizes = tuple(rules.hand_size for _ in table(rules).seats)
-    if sum(sizes) > len(set_of(rules.max_pip)):
+    # Counted before the seats are laid out: a typed-in count of billions of seats is refused
+    # here instead of exhausting memory in building them.
+    dealt = rules.players * rules.hand_size
+    if dealt > len(set_of(rules.max_pip)):
         msg = (
-            f"{len(sizes)} seats x {rules.hand_size} tiles = {sum(sizes)} tiles, "
+            f"{rules.players} seats x {rules.hand_size} tiles = {dealt} tiles, "
             f"but the double-{rules.max_pip} set has only {len(set_of(rules.max_pip))}"
         )
         raise InvalidRuleset(msg)
-    return sizes
+    return tuple(rules.hand_size for _ in table(rules).seats)
 
 
 @decides("deal.unsourced")

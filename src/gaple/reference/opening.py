@@ -7,7 +7,7 @@ Rules ``open.lead``, ``open.double-blank``, ``open.double``, ``open.any-tile``,
 from __future__ import annotations
 
 from gaple.hand import Deal, Ending, InvalidDeal, State, state_from_tiles
-from gaple.reference.deal import deal_problem, turns_up_starter
+from gaple.reference.deal import deal_problem, hand_sizes, turns_up_starter
 from gaple.reference.deciding import decides
 from gaple.reference.ending import blocks
 from gaple.reference.equipment import set_of, table
@@ -146,15 +146,16 @@ def double_leads(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
 
 
 def check_rules(rules: Ruleset) -> None:
-    """Check that a hand can be dealt and opened under ``rules``: the seats round the table
-    (:func:`~gaple.reference.equipment.table`), the tiles each receives
-    (:func:`~gaple.reference.deal.hand_sizes`), and, when every tile is dealt so that no
+    """Check that a hand can be dealt and opened under ``rules``: the tiles each seat
+    receives (:func:`~gaple.reference.deal.hand_sizes`, the set's size bounding the seats
+    before they are laid out), the seats round the table
+    (:func:`~gaple.reference.equipment.table`), and, when every tile is dealt so that no
     starter opens, a tile each lead rule lets open once the banned ones are left out.
 
     Raises:
         gaple.rules.InvalidRuleset: the first of these that fails.
     """
-    table(rules)
+    hand_sizes(rules)
     if turns_up_starter(rules):
         return
     for name, first_hand in (("first_lead", True), ("later_lead", False)):
