@@ -240,9 +240,9 @@ def _ending_problem(pos: Position) -> _Problem | None:
 def position_of(state: State) -> Position:
     """The finished position of ``state``.
 
-    It is not :func:`checked`: a hand reached by play dealt by the deal's rules and laid its
+    It is not ``checked``: a hand reached by play dealt by the deal's rules and laid its
     line by the line's, and the line's check is a search that costs more than the scoring
-    (tests/test_result_properties.py checks every played position passes :func:`checked`).
+    (tests/test_result_properties.py checks every played position passes ``checked``).
 
     Raises:
         ValueError: the hand has not ended.
