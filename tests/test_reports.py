@@ -157,6 +157,26 @@ def test_a_printed_failure_carries_the_docs_address_of_its_rule() -> None:
     assert "https://docs.example/gaple/rules/turn.html#rule-play-match-end" in linked
 
 
+def test_the_text_counts_the_skip_reasons_it_does_not_name() -> None:
+    # Seven reasons: reason k skips k + 1 cases (reason 6 skips 7, reason 0 skips 1). The five
+    # most frequent are named (7 down to 3 cases); reasons 1 and 0 remain, 2 + 1 = 3 cases.
+    outcomes = tuple(
+        CaseOutcome(
+            case=f"c{k}-{i}", topic="play", status="skipped", seconds=0.0, message=f"reason {k}"
+        )
+        for k in range(7)
+        for i in range(k + 1)
+    )
+    lines = summary_text(Summary(outcomes, 0.1, None, False)).splitlines()
+    named = [line for line in lines if line.startswith("skipped ")]
+    assert named == [f"skipped {k + 1}: reason {k}" for k in (6, 5, 4, 3, 2)]
+    assert "... and 2 more skip reasons (3 cases; see --report)" in lines
+    # Five reasons or fewer: every one named, nothing said of more.
+    fewer = summary_text(Summary(outcomes[:1], 0.1, None, False))
+    assert "skipped 1: reason 0" in fewer
+    assert "more skip reason" not in fewer
+
+
 def test_a_run_links_its_failures_and_records_where_the_spec_stood(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

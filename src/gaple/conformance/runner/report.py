@@ -181,6 +181,10 @@ def _engine_json(engine: EngineInfo) -> dict[str, Any]:
     }
 
 
+_SKIP_REASONS = 5
+"""The skip reasons the text names, most frequent first; the rest are counted."""
+
+
 def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) -> str:
     """The table of outcomes per topic, cases per level, and the first failures, each with
     the address of its rule in the docs (under ``docs``, else relative to the docs root)."""
@@ -216,10 +220,17 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
             rows.extend(f"    {exchange.describe()}" for exchange in outcome.trace)
     if len(bad) > shown:
         rows.append(f"... and {len(bad) - shown} more (see --report)")
-    skipped = Counter(o.message for o in summary.outcomes if o.status == "skipped")
+    skipped = Counter(o.message for o in summary.outcomes if o.status == "skipped").most_common()
     rows.extend(
-        f"skipped {n}: {printable(reason, limit=_SHOWN)}" for reason, n in skipped.most_common(5)
+        f"skipped {n}: {printable(reason, limit=_SHOWN)}" for reason, n in skipped[:_SKIP_REASONS]
     )
+    if len(skipped) > _SKIP_REASONS:
+        # Said, so that a reader does not take the reasons shown for every reason there was.
+        rest = skipped[_SKIP_REASONS:]
+        rows.append(
+            f"... and {counted(len(rest), 'more skip reason')} "
+            f"({counted(sum(n for _, n in rest), 'case')}; see --report)"
+        )
     if summary.stopped_early:
         rows.append("stopped early (--max-fail reached)")
     if summary.interrupted:
