@@ -157,6 +157,48 @@ def test_a_printed_failure_carries_the_docs_address_of_its_rule() -> None:
     assert "https://docs.example/gaple/rules/turn.html#rule-play-match-end" in linked
 
 
+def _line_failure(case: str, rule: str = "play.match-end", field: str = "line") -> CaseOutcome:
+    return CaseOutcome(
+        case=case,
+        topic="play",
+        status="failed",
+        seconds=0.0,
+        rule=rule,
+        step=1,
+        action="lead 0-0",
+        difference=Difference(field, rule, [[0, 0]], []),
+    )
+
+
+def test_failures_alike_are_shown_once_with_the_other_case_ids() -> None:
+    # Cases a, c, d break play.match-end in the line; b breaks it in the ends (another field);
+    # e breaks turn.order in to_act. Three kinds, in the order each first occurs: a (with c
+    # and d named under it), b, e.
+    outcomes = (
+        _line_failure("a"),
+        _line_failure("b", field="ends"),
+        _line_failure("c"),
+        _line_failure("d"),
+        _line_failure("e", rule="turn.order", field="to_act"),
+    )
+    lines = summary_text(Summary(outcomes, 0.1, None, False)).splitlines()
+    shown = [line.split(":")[0] for line in lines if line.startswith("FAILED ")]
+    assert shown == ["FAILED a", "FAILED b", "FAILED e"]
+    assert "  failed alike in 2 more cases: c, d" in lines
+    # Shown one kind only, the other two are counted with their cases (b; e).
+    first = summary_text(Summary(outcomes, 0.1, None, False), shown=1).splitlines()
+    assert [line.split(":")[0] for line in first if line.startswith("FAILED ")] == ["FAILED a"]
+    assert "... and 2 more kinds of failure (2 cases; see --report)" in first
+
+
+def test_the_other_case_ids_of_a_kind_are_named_up_to_ten() -> None:
+    # One example and 12 alike: ten IDs are named (o0..o9), the last two counted.
+    outcomes = (_line_failure("first"), *(_line_failure(f"o{k}") for k in range(12)))
+    text = summary_text(Summary(outcomes, 0.1, None, False))
+    named = ", ".join(f"o{k}" for k in range(10))
+    assert f"  failed alike in 12 more cases: {named} and 2 more (see --report)" in text
+
+
 def test_the_text_counts_the_skip_reasons_it_does_not_name() -> None:
     # Seven reasons: reason k skips k + 1 cases (reason 6 skips 7, reason 0 skips 1). The five
     # most frequent are named (7 down to 3 cases); reasons 1 and 0 remain, 2 + 1 = 3 cases.

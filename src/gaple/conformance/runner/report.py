@@ -183,6 +183,21 @@ def _engine_json(engine: EngineInfo) -> dict[str, Any]:
 
 _SKIP_REASONS = 5
 """The skip reasons the text names, most frequent first; the rest are counted."""
+_OTHER_IDS = 10
+"""The IDs named of the other cases that failed as a shown one did; the rest are counted."""
+
+
+def _alike(bad: list[CaseOutcome]) -> list[tuple[CaseOutcome, list[CaseOutcome]]]:
+    """The failed and errored cases grouped by how they went wrong (a failure by the rule
+    broken and the field that differs, an error by its message), in the order each kind first
+    occurs: a broken rule fails many cases the same way, and one example of each kind reads
+    better than a screen of near-copies."""
+    groups: dict[tuple[str, str | None, str | None, str], list[CaseOutcome]] = {}
+    for outcome in bad:
+        field = None if outcome.difference is None else outcome.difference.field
+        error = outcome.message if outcome.status == "errored" else ""
+        groups.setdefault((outcome.status, outcome.rule, field, error), []).append(outcome)
+    return [(first, others) for first, *others in groups.values()]
 
 
 def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) -> str:
@@ -209,8 +224,8 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
             f"(levels {', '.join(engine.levels) or 'none'}; "
             f"error codes {'yes' if engine.error_codes else 'no'})",
         )
-    bad = [o for o in summary.outcomes if o.status in ("failed", "errored")]
-    for outcome in bad[:shown]:
+    groups = _alike([o for o in summary.outcomes if o.status in ("failed", "errored")])
+    for outcome, others in groups[:shown]:
         rows.append(f"{outcome.status.upper()} {printable(outcome.describe(), limit=_SHOWN)}")
         link = None if outcome.rule is None else docs_link(outcome.rule, docs)
         if link is not None:
@@ -218,8 +233,19 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
         if outcome.trace is not None:
             rows.append(f"  trace ({len(outcome.trace)} messages; > sent, < received):")
             rows.extend(f"    {exchange.describe()}" for exchange in outcome.trace)
-    if len(bad) > shown:
-        rows.append(f"... and {len(bad) - shown} more (see --report)")
+        if others:
+            ids = [printable(other.case, limit=_SHOWN) for other in others[:_OTHER_IDS]]
+            more = len(others) - len(ids)
+            rows.append(
+                f"  {outcome.status} alike in {counted(len(others), 'more case')}: "
+                f"{', '.join(ids)}{f' and {more} more (see --report)' if more else ''}"
+            )
+    if len(groups) > shown:
+        hidden = sum(1 + len(others) for _, others in groups[shown:])
+        rows.append(
+            f"... and {counted(len(groups) - shown, 'more kind')} of failure "
+            f"({counted(hidden, 'case')}; see --report)"
+        )
     skipped = Counter(o.message for o in summary.outcomes if o.status == "skipped").most_common()
     rows.extend(
         f"skipped {n}: {printable(reason, limit=_SHOWN)}" for reason, n in skipped[:_SKIP_REASONS]
