@@ -51,7 +51,7 @@ LAYERS = (
     ("state", "deal"),
     ("position", "result", "match", "simulate"),
     ("io", "render", "localdocs"),
-    ("conformance", "testing"),
+    ("conformance", "testing", "templates"),
     ("cli", "_start", "__main__"),
 )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -14,6 +15,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from test_template import fill_node, fill_python
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -57,6 +60,26 @@ def run(*args: str | Path, cwd: Path) -> str:
     return done.stdout
 
 
+def _filled_templates_conform(gaple: Path, python: Path, tmp_path: Path) -> None:
+    """``gaple template`` from the wheel alone: each adapter, its block filled with the calls
+    into an example engine (copied beside it), conforms on pagat-4x7 (``run`` asserts status
+    0); the Node one where ``node`` is installed (tests/test_template.py says so as a skip)."""
+    for language, fill in (("node", fill_node), ("python", fill_python)):
+        if language == "node" and shutil.which("node") is None:
+            continue
+        folder = tmp_path / f"{language}-adapter"
+        run(gaple, "template", language, folder, cwd=tmp_path)
+        fill(folder)
+        runner = "node" if language == "node" else str(python)
+        adapter = folder / ("adapter.mjs" if language == "node" else "adapter.py")
+        command = shlex.join([runner, str(adapter)])
+        out = run(
+            *(gaple, "conformance", "run", "--impl", command, "--variant", "pagat-4x7"),
+            cwd=tmp_path,
+        )
+        assert "CONFORMS" in out
+
+
 def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> None:
     if not _reachable("pypi.org") and not _pip_cache():
         pytest.skip("no network and no pip cache: cannot install the wheel's dependencies")
@@ -76,6 +99,9 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     # its record for rebuilding and the pages' reST sources.
     assert {"gaple/docs/index.html", "gaple/docs/rules/turn.html"} <= names
     assert not any(n.startswith(("gaple/docs/.", "gaple/docs/_sources/")) for n in names)
+    # The templates of gaple template are package data.
+    templates = ("node/adapter.mjs", "node/protocol.d.ts", "python/adapter.py")
+    assert {f"gaple/templates/{name}" for name in templates} <= names
     # The example engine is the very files of examples/engine/, not a second copy.
     with zipfile.ZipFile(wheel) as archive:
         for name in ("adapter.py", "gaple_engine.py"):
@@ -113,6 +139,8 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     assert page.endswith("/gaple/docs/rules/turn.html")
     assert anchor == "rule-play-match-end"
     assert f'id="{anchor}"' in Path(page.removeprefix("file://")).read_text(encoding="utf-8")
+
+    _filled_templates_conform(gaple, python, tmp_path)
 
     run(gaple, "spec", "--out", tmp_path / "spec", cwd=tmp_path)
     written = (tmp_path / "spec" / "PROTOCOL.md").read_bytes()

@@ -1,29 +1,29 @@
 #!/usr/bin/env node
 // A gaple protocol v1 adapter for an engine written in JavaScript or TypeScript, with no
-// dependencies (Node 18 or later): `gaple conformance run --impl 'node examples/node/adapter.mjs'`.
+// dependencies (Node 18 or later), written by `gaple template node DIR`. Run the suite with
+// `gaple conformance run --impl 'node DIR/adapter.mjs'`.
 //
 // It reads one JSON request per line on stdin and writes exactly one JSON reply per line on
-// stdout (spec/PROTOCOL.md); stderr is free for logs. It never stops on a bad request: that
-// request gets {"type": "error", ...}; it ends on "bye" or at the end of stdin.
+// stdout (PROTOCOL.md, which `gaple spec --out DIR` writes); stderr is free for logs. It never
+// stops on a bad request: that request gets {"type": "error", ...}; it ends on "bye" or at the
+// end of stdin.
 //
-// To put your engine under test, copy this file and change only the part marked
-// "FILL IN HERE": the five calls into the engine. As shipped, they call the tiny engine of
-// engine.mjs beside this file. In TypeScript, give the replies the types of
-// spec/protocol/*.schema.json; nothing else changes.
+// Change only the block marked "FILL IN HERE": the calls into your engine. Everything else is
+// the protocol, complete on its own. protocol.d.ts, beside this file, gives TypeScript (and
+// `// @ts-check`) the shapes of every request and reply and of the engine's calls.
 
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 
-import { CHOICES, DEFAULT_RULES, Game, LEFT, RIGHT, RuleError, moveText, tile } from "./engine.mjs";
+// ==== FILL IN HERE: the calls into your engine ==============================================
+// Here filled with the calls into the tiny engine of engine.mjs beside this file, which plays
+// every ruleset but the Sundanese pair scoring (settlement "partnership"); `--defect NAME`
+// plays one of its seeded defects (defects.mjs) instead.
 
-/** A request that cannot be read; its message says where. */
-export class BadRequest extends Error {}
+import { DEFECTS } from "./defects.mjs";
+import { Game, RuleError } from "./engine.mjs";
 
-// ==== FILL IN HERE: your engine ===========================================================
-// The protocol part below hands these functions values already read and checked: rules as an
-// object with every option, tiles as [low, high], moves as {kind, tile, end}.
-
-/** The engine's calls, around a Game class (a subclass plays a seeded defect: defects.mjs). */
+/** The engine's calls, around a Game class (a subclass plays a seeded defect). */
 export function engineAround(GameClass, name = "node-template") {
   return {
     // What the hello reply says: the levels to check, and that rejections carry error codes
@@ -48,7 +48,7 @@ export function engineAround(GameClass, name = "node-template") {
       return new GameClass(rules, deal.hands, deal.starter, deal.first_seat, firstHand);
     },
 
-    /** What the engine shows: the fields of the protocol's state reply. */
+    /** What the engine shows: the fields of the protocol's state reply, moves as objects. */
     observe(game) {
       return {
         to_act: game.toAct(),
@@ -56,7 +56,7 @@ export function engineAround(GameClass, name = "node-template") {
         ends: game.ends(),
         hand_sizes: game.hands.map((hand) => hand.length),
         discard_counts: game.discards.map((pile) => pile.length),
-        legal: game.legalMoves().map(moveText),
+        legal: game.legalMoves(),
         ending: game.ending,
       };
     },
@@ -85,8 +85,78 @@ export function engineAround(GameClass, name = "node-template") {
   };
 }
 
-export const ENGINE = engineAround(Game);
-// ==== END OF FILL IN HERE: the protocol below needs no change =============================
+/** The tiny engine, or with `--defect NAME` the seeded defect NAME. */
+export function engineFor(args) {
+  const at = args.indexOf("--defect");
+  if (at < 0) return engineAround(Game);
+  const name = args[at + 1];
+  if (!(name in DEFECTS)) {
+    process.stderr.write(`adapter.mjs: error: --defect: expected one of ${Object.keys(DEFECTS).join(", ")}\n`);
+    process.exit(2);
+  }
+  return engineAround(DEFECTS[name], `node-template-${name}`);
+}
+// ==== END OF FILL IN HERE: the protocol below needs no change ==============================
+
+export const LEFT = "left";
+export const RIGHT = "right";
+
+/** Every option of a hand with its default (pagat's 4 x 7), as the protocol names them. */
+export const DEFAULT_RULES = Object.freeze({
+  max_pip: 6,
+  players: 4,
+  hand_size: 7,
+  partnership: false,
+  first_lead: "double-blank",
+  later_lead: "double",
+  forbidden_leads: [],
+  blocked_action: "discard",
+  double_blank_25: false,
+  settlement: "per-hand",
+  target: null,
+  match_hands: null,
+  challenge_tie: "replay",
+  challenge_win_base: "all",
+  challenge_win_multiplier: 1,
+  challenge_loss_base: "all",
+  challenge_loss_multiplier: 2,
+  top_double_bonus: 0,
+  blank_double_bonus: 0,
+  dead_double_debit: false,
+  closing_any_double: false,
+});
+
+/** The values an option of a fixed list may take. */
+export const CHOICES = Object.freeze({
+  first_lead: ["double-blank", "double", "any-tile"],
+  later_lead: ["double-blank", "double", "any-tile"],
+  blocked_action: ["pass", "discard"],
+  settlement: ["per-hand", "chips", "difference", "cumulative", "partnership"],
+  challenge_tie: ["replay", "blocker-loses"],
+  challenge_win_base: ["all", "blocker-pair", "other-pair"],
+  challenge_loss_base: ["all", "blocker-pair", "other-pair"],
+});
+
+/** The tile with halves a and b, low half first. */
+export function tile(a, b) {
+  return a <= b ? [a, b] : [b, a];
+}
+
+/** [0, 3] -> "0-3". */
+export function tileText(t) {
+  return `${t[0]}-${t[1]}`;
+}
+
+/** {kind: "place", tile: [0, 3], end: "left"} -> "place 0-3 left"; "lead 0-0", "pass",
+ * "discard 4-4". */
+export function moveText(move) {
+  if (move.kind === "pass") return "pass";
+  const text = `${move.kind} ${tileText(move.tile)}`;
+  return move.kind === "place" ? `${text} ${move.end}` : text;
+}
+
+/** A request that cannot be read; its message says where. */
+export class BadRequest extends Error {}
 
 const BATCHED = new Set(["start", "state", "act", "result"]);
 
@@ -154,7 +224,7 @@ function readDeal(data, rules) {
     throw new BadRequest(`deal.first_seat: not a seat: ${JSON.stringify(firstSeat)}`);
   }
   const dealt = [...hands.flat(), ...setAside, ...(starter === null ? [] : [starter])];
-  const texts = new Set(dealt.map(([a, b]) => `${a}-${b}`));
+  const texts = new Set(dealt.map(tileText));
   const size = ((rules.max_pip + 1) * (rules.max_pip + 2)) / 2;
   const inSet = dealt.every((t) => t[1] <= rules.max_pip);
   if (texts.size !== dealt.length || dealt.length !== size || !inSet) {
@@ -167,7 +237,7 @@ function readDeal(data, rules) {
 export class Session {
   constructor(engine) {
     this.engine = engine;
-    this.game = null;
+    this.hand = null;
   }
 
   /** The reply to one request; a BadRequest for a request it cannot answer. */
@@ -178,7 +248,7 @@ export class Session {
     switch (request.type) {
       case "hello": return this.hello(request);
       case "start": return this.start(request);
-      case "state": return { type: "state", ...this.engine.observe(this.current()) };
+      case "state": return this.state();
       case "act": return this.act(request);
       case "result": return this.result();
       case "batch": return this.batch(request);
@@ -189,37 +259,52 @@ export class Session {
 
   hello(request) {
     if (request.protocol !== 1) throw new BadRequest(`only protocol 1 is spoken, got ${JSON.stringify(request.protocol)}`);
-    return { type: "hello", protocol: 1, ...this.engine.hello, error_codes: true, batch: true };
+    return { type: "hello", protocol: 1, error_codes: true, ...this.engine.hello, batch: true };
   }
 
   start(request) {
-    this.game = null;
+    this.hand = null;
     const rules = readRules(request.rules);
     if (typeof rules === "string") return { type: "unsupported", reason: rules };
     const firstHand = request.first_hand ?? true;
     if (typeof firstHand !== "boolean") throw new BadRequest("first_hand: expected true or false");
-    const game = this.engine.start(rules, readDeal(request.deal, rules), firstHand);
-    if (typeof game === "string") return { type: "unsupported", reason: game };
-    this.game = game;
+    const hand = this.engine.start(rules, readDeal(request.deal, rules), firstHand);
+    if (typeof hand === "string") return { type: "unsupported", reason: hand };
+    this.hand = hand;
     return { type: "started" };
   }
 
   current() {
-    if (this.game === null) throw new BadRequest("no hand has been started");
-    return this.game;
+    if (this.hand === null) throw new BadRequest("no hand has been started");
+    return this.hand;
+  }
+
+  /** The state reply: the fields the protocol names, the legal moves as text. */
+  state() {
+    const shown = this.engine.observe(this.current());
+    return {
+      type: "state",
+      to_act: shown.to_act,
+      line: shown.line,
+      ends: shown.ends,
+      hand_sizes: shown.hand_sizes,
+      discard_counts: shown.discard_counts,
+      legal: shown.legal.map(moveText),
+      ending: shown.ending,
+    };
   }
 
   act(request) {
-    const game = this.current();
+    const hand = this.current();
     if (!Number.isInteger(request.seat)) throw new BadRequest("seat: expected an integer");
-    const refusal = this.engine.act(game, request.seat, readMove(request.move));
+    const refusal = this.engine.act(hand, request.seat, readMove(request.move));
     return refusal === null ? { type: "ok" } : { type: "rejected", ...refusal };
   }
 
   result() {
-    const game = this.current();
-    if (!this.engine.over(game)) throw new BadRequest("the hand has not ended");
-    return { type: "result", ...this.engine.result(game) };
+    const hand = this.current();
+    if (!this.engine.over(hand)) throw new BadRequest("the hand has not ended");
+    return { type: "result", ...this.engine.result(hand) };
   }
 
   /** Several requests answered in order, each failure its own error reply. */
@@ -261,19 +346,6 @@ export async function serve(engine, input = process.stdin, output = process.stdo
   }
 }
 
-/** The engine named by `--defect NAME` (a seeded defect, for testing the kit), else ENGINE. */
-async function chosenEngine(args) {
-  const at = args.indexOf("--defect");
-  if (at < 0) return ENGINE;
-  const { DEFECTS } = await import("./defects.mjs");
-  const name = args[at + 1];
-  if (!(name in DEFECTS)) {
-    process.stderr.write(`adapter.mjs: error: --defect: expected one of ${Object.keys(DEFECTS).join(", ")}\n`);
-    process.exit(2);
-  }
-  return engineAround(DEFECTS[name], `node-template-${name}`);
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   // Replies that cannot be written end the adapter in one line, not a stack trace: quietly,
   // with status 0, when the reader has gone (EPIPE), as gaple does; else (a full disk) status 2.
@@ -282,5 +354,5 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     process.stderr.write(`adapter.mjs: error: standard output: ${error.message.split(",")[0]}\n`);
     process.exit(2);
   });
-  await serve(await chosenEngine(process.argv.slice(2)));
+  await serve(engineFor(process.argv.slice(2)));
 }

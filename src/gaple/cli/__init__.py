@@ -33,6 +33,7 @@ SUBCOMMANDS = (
     "spec",
     "check",
     "conformance",
+    "template",
     "docs",
 )
 """The subcommands in the order of the help, each registered by the ``register`` function of
