@@ -249,6 +249,19 @@ def test_the_tiles_at_issue_are_outlined() -> None:
     assert len(outlines) == 2
 
 
+def test_the_word_over_a_few_discards_keeps_clear_of_the_hand_beside_it() -> None:
+    # After _stuck, seat 2 (2-3 2-4 2-5 2-6 3-3 3-4 3-5, no blank) is stuck too and discards
+    # 2-3. Seats 1 and 2 then each hold six tiles (6 x (34 + 4) = 228 wide) and, 12 further,
+    # at 240, the word "discarded" over one discard: the tile ends at 278, but the word takes
+    # 9 x 8 = 72, to 312. The four hands sit two to a row, each column 312 + 4 x 4 = 328
+    # wide, the first at x = 4: seats 1 and 3 at 4 + 328 = 332.
+    state = apply(_stuck(), parse_move("discard 2-3"), 2)
+    svg = state_svg(state, reveal=True)
+    columns = re.findall(r'<g transform="translate\(([\d.]+),[\d.]+\)">', svg)
+    assert columns == ["4", "332", "4", "332"]
+    assert svg.count('<text class="discards" x="240"') == 2
+
+
 def test_a_caption_reads_as_the_tile_lies_in_the_line() -> None:
     rules = ruleset("domino4d")
     hands = tuple(

@@ -27,7 +27,16 @@ import pytest
 import gaple.conformance.runner.summary as summary_module
 from gaple.cli import main
 from gaple.conformance.runner.summary import matrix_html, read_report
-from test_reports import FOUR, INJECTED, _case, _failed, _footer, _header, _write
+from test_reports import (
+    FOUR,
+    INJECTED,
+    OFFERED_AFTER_DISCARDS,
+    _case,
+    _failed,
+    _footer,
+    _header,
+    _write,
+)
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install 'gaple[test]')"
@@ -203,5 +212,146 @@ def test_a_count_in_the_matrix_opens_its_group(browser: Any, wide_page: Path) ->
         opened.page.click('tr[data-rule="tiles.set"] td[data-engine="2"][data-status="errored"] a')
         assert opened.page.evaluate("location.hash") == "#e2-e1"
         assert opened.page.locator("section#e2-e1").get_attribute("data-count") == "2"
+    finally:
+        opened.context.close()
+
+
+@pytest.fixture
+def crowded_page(tmp_path: Path) -> Path:
+    """Six engines side by side (25 columns, wider than 1,400 px), the first failing on the
+    moves offered after two discards (test_reports.OFFERED_AFTER_DISCARDS), the others passing
+    one case."""
+    failing = [OFFERED_AFTER_DISCARDS, FOUR[0]]
+    reports = [
+        _write(tmp_path / f"e{n}.jsonl", [_header(), *cases, _footer(cases)])
+        for n, cases in enumerate([failing, *[[FOUR[0]]] * 5], start=1)
+    ]
+    page = tmp_path / "crowded.html"
+    assert main(["conformance", "summary", *map(str, reports), "--html", str(page)]) == 0
+    return page
+
+
+def _photograph(opened: Opened, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ARTEFACTS.mkdir(exist_ok=True)
+    shot = ARTEFACTS / f"{name}.png"
+    opened.page.screenshot(path=str(shot), full_page=True)
+    with capsys.disabled():
+        print(f"\nscreenshot: {shot}")
+
+
+_RULE_CELL_SHOWN = """cell => {
+    const box = cell.getBoundingClientRect();
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return cell.contains(top);
+}"""
+"""Whether the topmost element at the centre of a cell is the cell (or inside it)."""
+
+
+@pytest.mark.parametrize("width", [1400, 600])
+def test_the_rule_column_stays_put_when_the_matrix_scrolls(
+    browser: Any, crowded_page: Path, width: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    opened = Opened(browser, crowded_page, width)
+    try:
+        cells = [
+            opened.page.locator("th.rule"),
+            opened.page.locator('tr[data-rule="block.discard"] td.rule'),
+        ]
+        before = [cell.bounding_box()["x"] for cell in cells]
+        # As far right as the box scrolls: 25 columns are wider than either window.
+        scrolled = opened.page.locator("div.scroll").evaluate(
+            "box => { box.scrollLeft = box.scrollWidth; return box.scrollLeft; }"
+        )
+        assert scrolled > 0
+        for cell, x in zip(cells, before, strict=True):
+            assert abs(cell.bounding_box()["x"] - x) < 0.5
+            assert cell.evaluate(_RULE_CELL_SHOWN)
+        _photograph(opened, f"report-scrolled-{width}", capsys)
+    finally:
+        opened.context.close()
+
+
+_CAPTIONS_APART = """() => {
+    const found = [];
+    const meet = (a, b) =>
+        a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const svg of document.querySelectorAll(".position svg")) {
+        const frame = svg.getBoundingClientRect();
+        const texts = [...svg.querySelectorAll("text")].filter(t => t.textContent.trim());
+        const boxes = texts.map(t => t.getBoundingClientRect());
+        texts.forEach((text, i) => {
+            const box = boxes[i];
+            // Half a pixel of rounding: the picture is scaled to the window.
+            if (box.left < frame.left - 0.5 || box.right > frame.right + 0.5)
+                found.push(`${text.textContent} runs out of its picture`);
+            for (let j = i + 1; j < texts.length; j++)
+                if (meet(box, boxes[j]))
+                    found.push(`${text.textContent} overlaps ${texts[j].textContent}`);
+        });
+    }
+    return found;
+}"""
+"""Every text of every position picture that overlaps another or runs out of its picture."""
+
+
+@pytest.mark.parametrize("width", [1400, 600])
+def test_no_two_captions_of_a_picture_overlap(
+    browser: Any, crowded_page: Path, width: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The position after seat 2 discarded 2-3: seat 2 (left, in the second row) holds six
+    # tiles and one discard, which the word "discarded" is wider than; seat 3 beside it is to
+    # act ("Seat 3 ◀ to act").
+    opened = Opened(browser, crowded_page, width)
+    try:
+        assert opened.page.locator(".position svg").count() == 1
+        assert opened.page.evaluate(_CAPTIONS_APART) == []
+        _photograph(opened, f"report-discards-{width}", capsys)
+    finally:
+        opened.context.close()
+
+
+def test_only_the_tiles_at_issue_are_outlined(browser: Any, crowded_page: Path) -> None:
+    # d1 (test_reports.OFFERED_AFTER_DISCARDS): the moves offered after 1-1 and 2-3 were
+    # discarded lack "discard 3-6"; 3-6, in seat 3's hand, is the only tile at issue.
+    opened = Opened(browser, crowded_page, 600)
+    try:
+        picture = opened.page.locator('section.failure[data-case="d1"] .position svg')
+        outlined = picture.locator("g.at-issue")
+        assert outlined.count() == 1
+        assert outlined.get_attribute("data-tile") == "3-6"
+        assert outlined.locator("title").text_content() == "3-6, at issue"
+        assert picture.locator("rect.issue").count() == 1
+        discards = picture.locator("g.discard")
+        assert [discards.nth(k).get_attribute("data-tile") for k in range(2)] == ["1-1", "2-3"]
+        assert discards.count() == 2
+    finally:
+        opened.context.close()
+
+
+_DIGEST_SHOWN = """digest => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const shown = [];
+    while (walker.nextNode())
+        if (walker.currentNode.data.includes(digest))
+            shown.push(walker.currentNode.parentElement.checkVisibility());
+    return shown;
+}"""
+"""For each text holding ``digest``: whether it is shown (not inside a closed element)."""
+
+
+@pytest.mark.parametrize("width", [1400, 600])
+def test_the_digests_are_out_of_the_way_until_asked_for(
+    browser: Any, crowded_page: Path, width: int
+) -> None:
+    # The header of every report (test_reports._header) gives its selection the hash "ab" * 32.
+    digest = "ab" * 32
+    opened = Opened(browser, crowded_page, width)
+    try:
+        assert opened.page.evaluate(_DIGEST_SHOWN, digest) == [False] * 6
+        assert _width(opened) == (width, width)
+        opened.page.locator("details.digests > summary").click()
+        assert opened.page.evaluate(_DIGEST_SHOWN, digest) == [True] * 6
+        # Opened, the 64 digits wrap rather than widen the page.
+        assert _width(opened) == (width, width)
     finally:
         opened.context.close()

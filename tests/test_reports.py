@@ -572,3 +572,106 @@ def test_the_picture_shows_discards_face_up_and_outlines_the_tiles_at_issue(
     assert page.count('<g class="domino at-issue" data-tile="0-0">') == 1
     assert '<p class="at-issue">At issue (outlined): 1-1</p>' in page
     assert '<p class="at-issue">At issue (outlined): 0-0</p>' in page
+
+
+def _round_of_discards(steps: int) -> dict[str, JSON]:
+    # pagat-4x7 dealt in order (as test_render's _stuck): seat 0 holds the seven blanks and
+    # leads 0-0; seats 1, 2 and 3 hold no blank, so each is stuck and discards (1-1, 2-3,
+    # 3-6); then seat 0 places 0-1 on the right. The position after the first ``steps``.
+    tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+    hands = tuple(tuple(tiles[7 * seat : 7 * seat + 7]) for seat in range(4))
+    state = new_hand(ruleset("pagat-4x7"), Deal(hands))
+    moves = ["lead 0-0", "discard 1-1", "discard 2-3", "discard 3-6", "place 0-1 right"]
+    for move in moves[:steps]:
+        state = apply(state, parse_move(move))
+    return state_to_json(state)
+
+
+SEAT_3_STUCK = [f"discard {tile}" for tile in ("3-6", "4-4", "4-5", "4-6", "5-5", "5-6", "6-6")]
+"""The legal moves after the third step: seat 3 holds 3-6 4-4 4-5 4-6 5-5 5-6 6-6, no tile with
+a blank for the line 0-0, so it must discard one of them, any one."""
+
+OFFERED_AFTER_DISCARDS = _case(
+    "d1",
+    "failed",
+    ["block.discard"],
+    rule="block.discard",
+    step=3,
+    seat=2,
+    action="discard 2-3",
+    field="legal",
+    expected=SEAT_3_STUCK,
+    actual=SEAT_3_STUCK[1:],
+    position=_round_of_discards(3),
+)
+"""A failure on the moves offered after two discards (1-1 by seat 1, then 2-3 by seat 2, the
+step's own move): the engine did not offer seat 3 its discard of 3-6."""
+
+
+def _outlined(page: str) -> list[str]:
+    """The tiles drawn outlined as at issue, in page order."""
+    return re.findall(r'<g class="domino[^"]* at-issue" data-tile="([^"]+)"', page)
+
+
+def _drawn_discards(page: str) -> list[str]:
+    return re.findall(r'<g class="domino discard[^"]*" data-tile="([^"]+)"', page)
+
+
+def test_only_the_tiles_at_issue_are_outlined_never_an_earlier_discard(tmp_path: Path) -> None:
+    # The moves offered after step 3 differ by "discard 3-6" alone: 3-6, in seat 3's hand, is
+    # the one tile at issue. 1-1 and 2-3 lie among the discards, the latter being step 3's
+    # own move, which led to the position but is not what the engine got wrong.
+    offered = OFFERED_AFTER_DISCARDS
+    # After step 3 the engine named the wrong seat to act: no tile is named by to_act.
+    turn = {**offered, "case": "d2", "rule": "turn.order", "field": "to_act"}
+    turn |= {"expected": 3, "actual": 0}
+    # After step 5 (seat 0: place 0-1 right) the engine laid 0-1 on the left: the lines
+    # [0-0 0-1] and [1-0 0-0] share 0-0 and disagree on 0-1 only.
+    line = {**offered, "case": "d3", "rule": "play.match-end", "field": "line", "step": 5}
+    line |= {"seat": 0, "action": "place 0-1 right", "position": _round_of_discards(5)}
+    line |= {"expected": [[0, 0], [0, 1]], "actual": [[1, 0], [0, 0]]}
+    pages = {}
+    for record in (offered, turn, line):
+        report = _write(
+            tmp_path / f"{record['case']}.jsonl", [_header(), record, _footer([record])]
+        )
+        pages[record["case"]] = matrix_html([read_report(report)])
+    assert _outlined(pages["d1"]) == ["3-6"]
+    assert _drawn_discards(pages["d1"]) == ["1-1", "2-3"]
+    assert '<p class="at-issue">At issue (outlined): 3-6</p>' in pages["d1"]
+    assert _outlined(pages["d2"]) == []
+    assert 'class="at-issue"' not in pages["d2"]
+    assert _outlined(pages["d3"]) == ["0-1"]
+    assert _drawn_discards(pages["d3"]) == ["1-1", "2-3", "3-6"]
+
+
+def test_a_difference_in_the_moves_offered_is_said_in_words(tmp_path: Path) -> None:
+    # d1 left out "discard 3-6"; another engine offered a pass on top of the seven discards,
+    # which pagat-4x7 (the discard option) never allows.
+    passing = {**OFFERED_AFTER_DISCARDS, "case": "d4", "actual": ["pass", *SEAT_3_STUCK]}
+    reports = [
+        read_report(_write(tmp_path / f"{case['case']}.jsonl", [_header(), case, _footer([case])]))
+        for case in (OFFERED_AFTER_DISCARDS, passing)
+    ]
+    page = matrix_html(reports)
+    assert '<p class="in-words">did not offer discard 3-6</p>' in page
+    assert '<p class="in-words">offered pass, which the spec does not allow</p>' in page
+
+
+def test_the_digests_are_kept_in_one_collapsed_block_at_the_end(tmp_path: Path) -> None:
+    # The header's selection hash is "ab" * 32; the footer's expectations file hashes "cd" * 32.
+    footer = _footer(FOUR)
+    footer["expectations"] = {
+        "file": "e.json",
+        "sha256": "cd" * 32,
+        "held": ["c2"],
+        "new": [],
+        "unexpected": [],
+    }
+    page = matrix_html([read_report(_write(tmp_path / "r.jsonl", [_header(), *FOUR, footer]))])
+    block = page.index('<details class="digests">')
+    assert page.count("<details") == 1
+    assert "</details>\n</body>" in page
+    for digest in ("ab" * 32, "cd" * 32, "sha256 0000"):
+        assert page.index(digest) > block
+        assert page.count(digest) == 1

@@ -282,6 +282,16 @@ def line_svg(line: Sequence[tuple[int, int]]) -> str:
     return _document(width + GAP, height + GAP, _line_title(line), body)
 
 
+_DISCARDED = "discarded"
+"""The word over a seat's discards when they lie face up."""
+
+
+def _room(text: str) -> float:
+    """Room a line of text takes at the pictures' 13 px font, with some to spare (8 units a
+    character, where sans-serif letters average about 7)."""
+    return 8.0 * len(text)
+
+
 def _hand_row(
     x: float,
     y: float,
@@ -302,10 +312,13 @@ def _hand_row(
     hidden = discards if isinstance(discards, int) else len(discards)
     if not tiles and not hidden:
         parts.append(_text(cursor, top + HALF, "(no tiles left)"))
+    width = x + _room(label)
     if hidden and look.reveal and not isinstance(discards, int):
         # Past the seat's label, which the word above the discards must not overrun.
-        cursor = max(cursor + 3 * GAP, x + 8 * len(label))
-        parts.append(_text(cursor, y + LABEL - 4, "discarded", "discards"))
+        cursor = max(cursor + 3 * GAP, width)
+        parts.append(_text(cursor, y + LABEL - 4, _DISCARDED, "discards"))
+        # The word is wider than one or two tiles: the hand beside this one starts past it.
+        width = cursor + _room(_DISCARDED)
         for tile in discards:
             parts.append(
                 _tile(cursor, top, tile.low, tile.high, upright=True, look=look, discard=True)
@@ -316,7 +329,7 @@ def _hand_row(
         for _ in range(hidden):
             parts.append(_face_down(cursor, top))
             cursor += HALF + GAP
-    return "".join(parts), max(cursor, x + 8 * len(label))
+    return "".join(parts), max(cursor, width)
 
 
 _ROW = LABEL + 2 * HALF + 2 * GAP

@@ -14,6 +14,7 @@ fuzzing run into the report of the whole run.
 
 from __future__ import annotations
 
+import difflib
 import html
 import json
 from collections import Counter
@@ -23,7 +24,7 @@ from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.checker.compare import failure_name
+from gaple.conformance.checker.compare import LegalDifference, failure_name, legal_difference
 from gaple.conformance.vectors.cases import STATUSES
 from gaple.conformance.wire.bounded import Limits, Refused, lines, read
 from gaple.conformance.wire.escape import printable
@@ -32,7 +33,7 @@ from gaple.io import FormatError, state_from_json
 from gaple.localdocs import local_docs_url
 from gaple.registry import RULES, rule_url
 from gaple.render import state_svg
-from gaple.state import MoveSyntaxError, Pass, parse_move
+from gaple.state import MoveSyntaxError, Pass, State, parse_move
 from gaple.tiles import Tile
 
 __all__ = [
@@ -503,12 +504,17 @@ def _e(value: JSON) -> str:
     return html.escape(printable(text, limit=_SHOWN), quote=True)
 
 
+# The rule column sticks to the left of the matrix's scroller, opaque over the counts that
+# pass under it; each cell draws its own borders (not collapsed) so that they move with it.
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;overflow-wrap:anywhere}
 .scroll{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;margin:1em 0}
-th,td{border:1px solid #bbb;padding:.2em .5em;text-align:right;overflow-wrap:normal}
+table{border-collapse:separate;border-spacing:0;margin:1em 0}
+th,td{border:solid #bbb;border-width:0 1px 1px 0;padding:.2em .5em;text-align:right;
+overflow-wrap:normal}
+thead tr:first-child>th{border-top-width:1px}
 th.rule,td.rule{text-align:left;font-family:monospace;white-space:nowrap}
+.rule{position:sticky;left:0;z-index:1;background:#fff;border-left-width:1px}
 td.failed.n,td.errored.n{background:#f6c6c6;font-weight:bold}
 td.passed.n{background:#d4efd4}
 td.skipped.n{background:#eee}
@@ -517,6 +523,8 @@ td a{color:inherit}
 pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:.4em}
 .position svg{max-width:100%;height:auto}
 .at-issue{color:#d9480f;font-weight:bold}
+.in-words{font-weight:bold}
+.digests{margin-top:2em;font-size:.85em;color:#555}
 """
 
 
@@ -538,27 +546,103 @@ def _move_tile(text: JSON) -> Tile | None:
     return None if move is None or isinstance(move, Pass) else move.tile
 
 
-def _at_issue(case: dict[str, JSON]) -> list[Tile]:
-    """The tiles a failure turns on: the tile of the step's action, those of the legal moves
-    the engine and the spec disagree on, and 0-0 when the double-blank's count is at issue."""
-    texts = [case.get("action")]
-    if case["field"] == "legal":
-        shown = [case[key] if isinstance(case[key], list) else [] for key in ("expected", "actual")]
-        texts += sorted(set(map(str, shown[0])).symmetric_difference(map(str, shown[1])))
+_MOVE_JUDGED = ("verdict", "code", "rule")
+"""The fields of the engine's reply to a step's move (``compare``'s act fields): the move
+itself is what it got wrong."""
+
+
+def _offered(case: dict[str, JSON], state: State) -> LegalDifference | None:
+    """The legal moves the engine did not offer and those it offered that are not legal, as
+    the checker compares them, when the failure is in the moves offered."""
+    lists = [case[key] for key in ("expected", "actual")]
+    if case["field"] != "legal" or not all(_texts(value) for value in lists):
+        return None
+    return legal_difference(lists[0], lists[1], state)
+
+
+def _texts(value: JSON) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _laid(value: JSON) -> list[tuple[int, int]] | None:
+    """A line as the engine showed it (``[[6, 5], [5, 5]]``), if it is one."""
+    if not isinstance(value, list):
+        return None
+    pairs = [item for item in value if isinstance(item, list) and len(item) == 2]
+    halves = [half for pair in pairs for half in pair]
+    if len(pairs) < len(value) or not all(type(h) is int and h >= 0 for h in halves):
+        return None
+    return [(pair[0], pair[1]) for pair in pairs]
+
+
+def _line_apart(case: dict[str, JSON]) -> set[Tile]:
+    """The tiles on which the spec's line and the engine's differ, read as sequences that
+    match elsewhere: a tile laid at the wrong end, or turned, is one tile, not the whole
+    line shifted past it."""
+    lines = [_laid(case[key]) for key in ("expected", "actual")]
+    if lines[0] is None or lines[1] is None:
+        return set()
+    match = difflib.SequenceMatcher(a=lines[0], b=lines[1], autojunk=False)
+    apart = [
+        pair
+        for op, a0, a1, b0, b1 in match.get_opcodes()
+        if op != "equal"
+        for pair in (*lines[0][a0:a1], *lines[1][b0:b1])
+    ]
+    return {Tile(*pair) for pair in apart}
+
+
+def _at_issue(case: dict[str, JSON], state: State) -> list[Tile]:
+    """The tiles a failure turns on: the tile of the step's move when the reply to that move
+    differs; else the tiles the differing field names (those of the legal moves the engine
+    and the spec disagree on, or of the stretch where the lines part); and 0-0 when the
+    double-blank's count is at issue. A field of the position after the step does not put
+    the step's move at issue: the move led there, a discard then lying among the others."""
+    field = case["field"]
+    texts = [case.get("action")] if field in _MOVE_JUDGED else []
+    offered = _offered(case, state)
+    if offered is not None:
+        texts += [*offered.missing, *offered.extra]
     tiles = {tile for tile in map(_move_tile, texts) if tile is not None}
+    if field == "line":
+        tiles |= _line_apart(case)
     if case["rule"] == "score.double-blank-25":
         tiles.add(Tile(0, 0))
     return sorted(tiles)
 
 
-def _position(case: dict[str, JSON], where: str) -> str:
-    """The spec's position at the failure, every tile face up, the tiles at issue outlined."""
+def _in_words(case: dict[str, JSON], state: State) -> str | None:
+    """A failure's difference in words, where it is a list the reader would otherwise
+    compare by eye; ``None`` where nothing says it better than the values.
+
+    The page's one place for this: it words the moves offered as ``gaple check`` does today
+    (checker/transcript.py, ``Divergence.describe``), until the checker has one function
+    that words every list field's difference, to be called here instead."""
+    offered = _offered(case, state)
+    if offered is None:
+        return None
+    parts = [f"did not offer {', '.join(offered.missing)}"] if offered.missing else []
+    if offered.extra:
+        parts.append(f"offered {', '.join(offered.extra)}, which the spec does not allow")
+    return "; ".join(parts)
+
+
+def _spec_position(case: dict[str, JSON], where: str) -> State:
+    """The spec's position at the failure.
+
+    Raises:
+        BadReport: it does not replay.
+    """
     try:
-        state = state_from_json(case["position"], "$.position")
+        return state_from_json(case["position"], "$.position")
     except FormatError as error:
         msg = f"{where}: case {printable(case['case'], limit=80)}: {error}"
         raise BadReport(msg) from None
-    marked = _at_issue(case)
+
+
+def _position(case: dict[str, JSON], state: State) -> str:
+    """The spec's position at the failure, every tile face up, the tiles at issue outlined."""
+    marked = _at_issue(case, state)
     note = (
         f'<p class="at-issue">At issue (outlined): {_e(" ".join(map(str, marked)))}</p>'
         if marked
@@ -596,6 +680,8 @@ def _failures(
     rule_id = _rule_of(case)
     rule = RULES.get(rule_id)
     count = f"{len(cases)} case{'s' if len(cases) > 1 else ''}"
+    state = _spec_position(case, report.path)
+    words = _in_words(case, state)
     parts = [
         f'<section class="failure" id="{anchor}" data-engine="{column}" '
         f'data-case="{_e(case["case"])}" data-count="{len(cases)}">',
@@ -604,10 +690,11 @@ def _failures(
         + (f": {html.escape(rule.statement)}" if rule is not None else "")
         + "</p>",
         f'<p class="example">First: {_e(_failure_name(case))}</p>',
+        "" if words is None else f'<p class="in-words">{_e(words)}</p>',
         f'<p>Expected:</p><pre class="expected">{_e(case["expected"])}</pre>',
         f'<p>Actual:</p><pre class="actual">{_e(case["actual"])}</pre>',
         "<p>The position in the spec at that point:</p>",
-        _position(case, report.path),
+        _position(case, state),
         _also(cases),
         "</section>",
     ]
@@ -673,8 +760,9 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
     in groups (a group: failures breaking the same rule in the same field, or errors with the
     same message; its first case shown in full, with the expected and actual values, the
     rule's text and docs link and the position drawn, the others listed), then the reasons
-    for skipping. The matrix's failed and errored cells link to their groups. No script, no
-    external resource; a Content-Security-Policy forbids both should anything slip through.
+    for skipping, then, closed, the digests of each run. The matrix's failed and errored cells
+    link to their groups. No script, no external resource; a Content-Security-Policy forbids
+    both should anything slip through.
 
     Raises:
         BadReport: a failure's position does not replay.
@@ -711,11 +799,7 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
             str(case.get("message", "")) for case in report.cases if case["status"] == "skipped"
         ).most_common()
     )
-    headers = "".join(
-        f"<li>[{n}] gaple {_e(r.header['gaple'])}, vectors {_e(r.header['vectors'])}, "
-        f"cases sha256 {_e((r.header['selection'] or {}).get('sha256', '?'))}</li>"
-        for n, r in enumerate(reports, start=1)
-    )
+    digests = "".join(_digests(n, report) for n, report in enumerate(reports, start=1))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -730,13 +814,30 @@ def matrix_html(reports: Sequence[Report], *, docs: str | None = None) -> str:
         '<div class="scroll"><table class="matrix"><thead><tr>'
         f'<th rowspan="2" class="rule">rule ID</th>{head}</tr>'
         f"<tr>{names}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table></div>\n"
-        f'<ul class="runs">{headers}</ul>\n'
         f"<h2>Failures and errors ({counted(bad, 'case')} in {counted(groups, 'group')})</h2>\n"
         "<p>Failures of one engine that break the same rule in the same field form one group, "
         "as do errors with the same message: the first case is shown in full, the others are "
         "listed.</p>\n" + details + "\n"
         f'<h2>Skipped, by reason</h2>\n<ul class="skipped">{skips}</ul>\n'
+        # Needed to tell runs apart, not to read them: closed, at the end.
+        '<details class="digests"><summary>Digests: the gaple, the vector set, the cases and '
+        f'the expectations of each run</summary><ul class="runs">{digests}</ul></details>\n'
         "</body></html>\n"
+    )
+
+
+def _digests(column: int, report: Report) -> str:
+    """What names a report's run for comparing with another: the gaple that ran it, the
+    vector set, and the digests of the cases selected and of the expectations file."""
+    selection = report.header["selection"] or {}
+    held = report.footer.get("expectations")
+    expected = (
+        "" if held is None else f", expectations {_e(held['file'])} sha256 {_e(held['sha256'])}"
+    )
+    return (
+        f"<li>[{column}] gaple {_e(report.header['gaple'])}, vectors "
+        f"{_e(report.header['vectors'])}, cases sha256 {_e(selection.get('sha256', '?'))}"
+        f"{expected}</li>"
     )
 
 
