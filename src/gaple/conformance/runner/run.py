@@ -205,6 +205,8 @@ class CaseOutcome:
     """Skipped because an engine that declares no scope (``plays``) answered ``unsupported``."""
     by_request: bool = False
     """Skipped because the user asked (``--skip-feature``): not sent to the engine."""
+    undeclared: bool = False
+    """Skipped because it lies outside the scope the engine declares (``plays``): not sent."""
     trace: tuple[Exchange, ...] | None = None
     """Every request sent and reply received, in order, when the run keeps them (``--trace``)
     and the case failed or errored; ``None`` otherwise."""
@@ -364,6 +366,7 @@ def run_case(
             status="skipped",
             seconds=0.0,
             message=f"outside what the engine declares it plays ({outside})",
+            undeclared=True,
         )
     compared = tuple(level for level in case["levels"] if level in checked)
     requests = _requests(case, compared)
@@ -724,8 +727,15 @@ class Summary:
             return "does not conform"
         if not self.count("passed"):
             return "nothing checked"
+        return "partial" if self.partly else "conforms"
+
+    @property
+    def partly(self) -> bool:
+        """Whether the run checked only part of what it set out to: the engine declined cases
+        without declaring what it plays, the user skipped some by their features, or the
+        cases of the run's scope leave some of its situation cells open."""
         open_cells = self.measured is not None and self.measured.open > 0
-        return "partial" if self.declined or self.by_request or open_cells else "conforms"
+        return bool(self.declined or self.by_request or open_cells)
 
     @property
     def declined(self) -> int:
