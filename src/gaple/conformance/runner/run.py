@@ -29,6 +29,7 @@ from gaple.conformance.checker.compare import (
     Difference,
     compare_observation,
     compare_result,
+    difference_words,
     failure_name,
     result_level,
 )
@@ -234,6 +235,10 @@ class CaseOutcome:
                     "actual": self.difference.actual,
                 }
             )
+            found = self.difference
+            words = difference_words(found.field, found.expected, found.actual, teams=self._teams())
+            if words is not None:
+                record["words"] = words
             if self.position is not None:
                 record["position"] = state_to_json(self.position)
         if self.message:
@@ -251,8 +256,12 @@ class CaseOutcome:
         if self.status == "failed" and self.difference is not None:
             found = self.difference
             name = failure_name(self.step, self.seat, self.action, found.field, found.rule)
-            return f"{name}: {found.values()}"
+            return f"{name}: {found.said(teams=self._teams())}"
         return self.message
+
+    def _teams(self) -> bool:
+        """Whether the points are per team (pair scoring), as the spec's position says."""
+        return self.position is not None and self.position.rules.partnership
 
 
 def ask(engine: Engine, message: dict[str, JSON]) -> dict[str, JSON]:
