@@ -210,7 +210,8 @@ def summary_text(
     """The table of outcomes per topic, cases per level, the first failures, each with the
     address of its rule in the docs (under ``docs``, else relative to the docs root), and the
     run's one verdict, last: held against an expectations file (``held``: its path and the
-    run's judgement against it), the judgement's (:func:`verdict`)."""
+    run's judgement against it), the judgement's
+    (:func:`~gaple.conformance.runner.expectations.verdict`)."""
     topics = sorted({o.topic.split("/")[0] for o in summary.outcomes})
     rows = [f"{'topic':<10} " + " ".join(f"{s:>8}" for s in STATUSES)]
     for topic in topics:

@@ -44,6 +44,7 @@ __all__ = [
     "counted",
     "docs_base",
     "docs_link",
+    "held_verdict",
     "matrix_html",
     "matrix_text",
     "merge",
