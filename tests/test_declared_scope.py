@@ -4,6 +4,7 @@ declares nothing and declines cases gets the verdict PARTIAL (exit status 4), ne
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -125,9 +126,8 @@ def test_a_malformed_declaration_is_a_protocol_error(plays: JSON, words: str) ->
         hello(_engine(plays, _nothing)())
 
 
-def test_cli_run_exits_4_and_says_partial(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _declining_adapter(tmp_path: Path) -> str:
+    """The command of an adapter that declares no scope and declines the pass variation."""
     adapter = tmp_path / "declines.py"
     root = Path(__file__).resolve().parent.parent
     adapter.write_text(
@@ -145,7 +145,13 @@ def test_cli_run_exits_4_and_says_partial(
         "    if m['type'] == 'bye':\n"
         "        break\n"
     )
-    argv = ["conformance", "run", "--impl", f"{sys.executable} {adapter}"]
+    return f"{sys.executable} {adapter}"
+
+
+def test_cli_run_exits_4_and_says_partial(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["conformance", "run", "--impl", _declining_adapter(tmp_path)]
     # Every case built on pagat-4x7, whatever it changes: its pass variation among them.
     assert main([*argv, "--based-on", "pagat-4x7"]) == 4
     out = capsys.readouterr().out
@@ -155,3 +161,24 @@ def test_cli_run_exits_4_and_says_partial(
     # pagat-4x7 exactly discards: no case of its scope is declined.
     assert main([*argv, "--variant", "pagat-4x7"]) == 0
     assert "CONFORMS within pagat-4x7 (requested)" in capsys.readouterr().out
+
+
+def test_declined_cases_are_not_written_as_expectations_and_stay_partial(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: each declined case was written as "unsupported", and the run held against that
+    # file ended AS EXPECTED with status 0, although the engine had played only some cases.
+    # The engine declines random-pagat-4x7-pass-1 (the pass variation) and plays
+    # random-pagat-4x7-1 as the spec does: nothing fails, so nothing is listed.
+    written = tmp_path / "expected.json"
+    argv = ["conformance", "run", "--impl", _declining_adapter(tmp_path)]
+    argv += ["--case", "random-pagat-4x7-1", "--case", "random-pagat-4x7-pass-1"]
+    assert main([*argv, "--write-expectations", str(written)]) == 4
+    assert json.loads(written.read_text(encoding="utf-8"))["cases"] == {}
+    capsys.readouterr()
+    assert main([*argv, "--expectations", str(written)]) == 4
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == (
+        f"PARTIAL: 0 known failures as listed in {written}, no new failure, but not every "
+        "case checked"
+    )

@@ -2,9 +2,10 @@
 engine, or serve gaple as one.
 
 ``run`` drives an adapter over protocol v1 (``spec/PROTOCOL.md``) through every case and exits
-0 when everything checked passed, 1 when a case failed or errored (or, held against an
-expectations file, a new failure or an unexpected pass), 3 when nothing was checked (every
-case skipped), 4 for a partial run (cases declined or skipped by feature), 130 or 143 when
+0 when everything checked passed (or, held against an expectations file, failed as listed),
+1 when a case failed or errored (held, otherwise than listed), 3 when nothing was checked
+(every case skipped), 4 for a partial run (cases declined or skipped by feature, cells of the
+scope unreached), 5 when held and a listed case passed (the file is outdated), 130 or 143 when
 SIGINT or SIGTERM stopped it (the report and JUnit file are complete either way, and no
 engine process is left); ``fuzz`` searches for a
 disagreement with Hypothesis and writes the shrunk case; ``adapter`` is gaple's own adapter,
@@ -51,12 +52,12 @@ from gaple.conformance.runner.expectations import (
     expectations_text,
     judge,
     read_expectations,
+    verdict,
 )
 from gaple.conformance.runner.merging import merge_shards, overall, read_shard
 from gaple.conformance.runner.report import (
     JsonLinesReport,
     Progress,
-    judgement_text,
     junit_xml,
     summary_text,
 )
@@ -379,29 +380,14 @@ def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[st
     """Every case read or built, and those selected by ``--based-on``, ``--case`` and ``-k``
     (every one of them that is given); selecting none is a usage error."""
     cases = _every_case(args.cases)
-    chosen = cases
-    if args.based_on:
-        try:
-            names = {find_preset(name).name for name in args.based_on}
-        except UnknownPreset as error:
-            raise UsageError(str(error)) from None
-        chosen = [case for case in chosen if case["variant"]["preset"] in names]
-    if args.case_ids:
-        known = {str(case["id"]) for case in cases}
-        for name in args.case_ids:
-            if name not in known:
-                near = closest(name, known)
-                hint = f"; the closest: {', '.join(near)}" if near else ""
-                msg = f"--case {printable(name, limit=SHOWN)}: no case has this ID{hint}"
-                raise UsageError(msg)
-        wanted = set(args.case_ids)
-        chosen = [case for case in chosen if case["id"] in wanted]
-    if args.keywords is not None:
-        try:
-            matches = parse_keywords(args.keywords)
-        except BadExpression as error:
-            raise UsageError(str(error)) from None
-        chosen = [case for case in chosen if matches(case["id"], case_tags(case))]
+    known = {str(case["id"]) for case in cases}
+    for name in args.case_ids:
+        if name not in known:
+            near = closest(name, known)
+            hint = f"; the closest: {', '.join(near)}" if near else ""
+            msg = f"--case {printable(name, limit=SHOWN)}: no case has this ID{hint}"
+            raise UsageError(msg)
+    chosen = _chosen(args, cases)
     if chosen:
         return cases, _sorted(chosen)
     given = [
@@ -411,6 +397,28 @@ def _cases(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[st
     ]
     msg = f"no case is selected by {' '.join(given) or 'the cases given'}: nothing to run"
     raise UsageError(msg)
+
+
+def _chosen(args: argparse.Namespace, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``cases`` that ``--based-on``, ``--case`` and ``-k`` select (every one of them
+    that is given); a preset that does not exist or a malformed ``-k`` is a usage error."""
+    chosen = cases
+    if args.based_on:
+        try:
+            names = {find_preset(name).name for name in args.based_on}
+        except UnknownPreset as error:
+            raise UsageError(str(error)) from None
+        chosen = [case for case in chosen if case["variant"]["preset"] in names]
+    if args.case_ids:
+        wanted = set(args.case_ids)
+        chosen = [case for case in chosen if case["id"] in wanted]
+    if args.keywords is not None:
+        try:
+            matches = parse_keywords(args.keywords)
+        except BadExpression as error:
+            raise UsageError(str(error)) from None
+        chosen = [case for case in chosen if matches(case["id"], case_tags(case))]
+    return chosen
 
 
 def _sorted(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -525,14 +533,12 @@ def _requested(args: argparse.Namespace) -> Scope | None:
     return Scope(options={}, situation={}, features=frozenset(known).difference(args.skip_feature))
 
 
-def _expected(
-    args: argparse.Namespace, every: list[dict[str, Any]]
-) -> dict[str, Expectation] | None:
-    """The entries of ``--expectations``, their IDs checked against every case read."""
+def _expected(args: argparse.Namespace) -> dict[str, Expectation] | None:
+    """The entries of ``--expectations`` (those the run cannot judge are named after it)."""
     if args.expectations is None:
         return None
     try:
-        return read_expectations(args.expectations, (str(case["id"]) for case in every))
+        return read_expectations(args.expectations)
     except BadExpectations as error:
         raise UsageError(str(error)) from None
 
@@ -542,14 +548,23 @@ NOTHING_CHECKED = 3
 none); selecting no case at all is a usage error."""
 
 PARTIAL = 4
-"""Exit status of a run in which nothing failed but the engine declined cases without
-declaring what it plays (``plays`` in its hello): evidence for the share checked only."""
+"""Exit status of a run in which nothing failed (or, held against an expectations file,
+nothing failed otherwise than listed) but not everything set out was checked: the engine
+declined cases without declaring what it plays (``plays`` in its hello), the user skipped
+cases by their features, or the scope's cells are not all reached."""
+
+OUTDATED = 5
+"""Exit status of a run held against an expectations file in which no case failed otherwise
+than listed but a listed case passed: the file is out of date."""
 
 _EXIT = {
     "conforms": 0,
+    "as expected": 0,
     "does not conform": 1,
+    "new failures": 1,
     "nothing checked": NOTHING_CHECKED,
     "partial": PARTIAL,
+    "expectations outdated": OUTDATED,
 }
 
 
@@ -631,7 +646,7 @@ def _run_reported(
         with signals.armed():
             requested = _requested(args)
             plan = _plan(args, make_engine)
-            expected = _expected(args, plan.every)
+            expected = _expected(args)
             _count_in(progress, report, plan.every, plan.chosen, plan.cases)
             summary = run_suite(
                 plan.cases,
@@ -658,51 +673,54 @@ def _run_reported(
     if signals.received is not None:
         summary = attrs.evolve(summary, interrupted=True)
     progress.finish()
-    judgement = None if expected is None else judge(expected, summary.outcomes)
+    judgement = None if expected is None or plan is None else _judge(args, plan, expected, summary)
     held = None if judgement is None else (args.expectations, judgement)
     unwritten = None if report is None else _end_report(report, summary, args.report, held)
     if args.junit is not None:
-        _write_junit(args, summary, impl, judgement)
+        _write_junit(args, summary, impl, held)
     for failure in (refused, unwritten):
         if failure is not None:
             raise failure
-    _write_expectations(args, summary, expected)
-    print(summary_text(summary, docs=_docs(args)))
-    return signals.status() if summary.interrupted else _status(args, summary, judgement)
+    _write_expectations(args, summary, expected, judgement)
+    print(summary_text(summary, docs=_docs(args), held=held))
+    return signals.status() if summary.interrupted else _EXIT[verdict(summary, judgement)]
+
+
+def _judge(
+    args: argparse.Namespace, plan: _Plan, expected: dict[str, Expectation], summary: Summary
+) -> Judgement:
+    """The run held against ``--expectations``: an entry for a case chosen by name (or for
+    any case, when none is named) that lies outside the run's scope is stale; one for a case
+    not chosen, or in another shard, is not run."""
+    outside: dict[str, str] = {}
+    scope = plan.scope
+    if scope is not None:
+        listed = [case for case in plan.every if case["id"] in expected]
+        for case in _chosen(args, listed) if listed else []:
+            why = scope.outside(case)
+            if why is not None:
+                outside[str(case["id"])] = f"outside {scope.label()}: {why}"
+    known = {str(case["id"]) for case in plan.every}
+    return judge(expected, summary.outcomes, known=known, outside=outside)
 
 
 def _write_junit(
-    args: argparse.Namespace, summary: Summary, impl: str, judgement: Judgement | None
+    args: argparse.Namespace, summary: Summary, impl: str, held: tuple[Path, Judgement] | None
 ) -> None:
     """Write ``--junit``, each known divergence of ``--expectations`` as skipped."""
-    held = () if judgement is None else judgement.held
-    known = dict.fromkeys(held, str(args.expectations))
-    _write("--junit", args.junit, junit_xml(summary, name=impl, docs=_docs(args), known=known))
-
-
-def _status(args: argparse.Namespace, summary: Summary, judgement: Judgement | None) -> int:
-    """The exit status of a finished run: its verdict's; held against ``--expectations``
-    (the judgement printed first), 1 for a new failure or an unexpected pass, 3 when no case
-    passed or ended as listed, 4 when cases were declined (and not listed so) or skipped on
-    request, else 0: a known divergence counts as checked."""
-    if judgement is None:
-        return _EXIT[summary.verdict]
-    print(judgement_text(judgement, args.expectations))
-    if not judgement.ok:
-        return _EXIT["does not conform"]
-    if not summary.count("passed") and not judgement.held:
-        return NOTHING_CHECKED
-    known = set(judgement.held)
-    declined = any(o.declined and o.case not in known for o in summary.outcomes)
-    return PARTIAL if declined or summary.by_request else 0
+    _write("--junit", args.junit, junit_xml(summary, name=impl, docs=_docs(args), held=held))
 
 
 def _write_expectations(
-    args: argparse.Namespace, summary: Summary, previous: dict[str, Expectation] | None
+    args: argparse.Namespace,
+    summary: Summary,
+    previous: dict[str, Expectation] | None,
+    judgement: Judgement | None,
 ) -> None:
     """Write ``--write-expectations`` (before anything is printed, so a reader that stops
-    early cannot leave it unwritten), keeping the reason of each entry of ``--expectations``
-    that still holds; not for an interrupted run, which would leave cases out."""
+    early cannot leave it unwritten): the cases that failed or errored, keeping the reason of
+    each entry of ``--expectations`` that still holds and the entries of the cases this run
+    did not select; not for an interrupted run, which would leave cases out."""
     path: Path | None = args.write_expectations
     if path is None:
         return
@@ -713,10 +731,13 @@ def _write_expectations(
             file=sys.stderr,
         )
         return
-    document = expectations_document(summary.outcomes, previous)
+    kept = () if judgement is None else judgement.unrun
+    document = expectations_document(summary.outcomes, previous, kept)
     _write("--write-expectations", path, expectations_text(document))
-    listed = counted(len(document["cases"]), "case")
-    print(f"gaple conformance: wrote {printable(str(path))} ({listed} listed)", file=sys.stderr)
+    listed = counted(len(document["cases"]) - len(kept), "failure")
+    unrun = f", and {len(kept)} kept of cases not run" if kept else ""
+    shown = printable(str(path))
+    print(f"gaple conformance: wrote {shown} ({listed} listed{unrun})", file=sys.stderr)
 
 
 def _end_report(

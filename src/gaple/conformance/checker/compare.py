@@ -48,6 +48,7 @@ __all__ = [
     "LegalDifference",
     "compare_observation",
     "compare_result",
+    "difference_words",
     "failure_name",
     "field_rule",
     "legal_difference",
@@ -97,6 +98,201 @@ class Difference:
     def values(self) -> str:
         """What the spec expected and what the implementation showed."""
         return f"expected {_show(self.expected)}, got {_show(self.actual)}"
+
+    def said(self, *, teams: bool = False) -> str:
+        """What differs: in words for a list field (:func:`difference_words`), else
+        :meth:`values`."""
+        words = difference_words(self.field, self.expected, self.actual, teams=teams)
+        return self.values() if words is None else words
+
+
+def difference_words(
+    field: str, expected: JSON, actual: JSON, *, teams: bool = False
+) -> str | None:
+    """How a list field the implementation showed differs from the spec's, in the words every
+    tool uses (the terminal, the reports, ``gaple check``, the HTML summary): ``did not offer
+    place 0-4 right; offered discard 4-6, which is not legal``, ``seat 2's hand lacks 3-3 and
+    has 5-6 too``, ``seat 1 holds 7 tiles, not 6``. The subject is always the implementation.
+
+    ``field`` is a position or result field of the suite (``legal``, ``line``, ``ends``,
+    ``hand_sizes``, ``discard_counts``, ``counts``, ``points``, ``rules``) or of a transcript
+    (``offered``, ``hands``, ``discards``, ``result.counts``...); ``teams`` says the points are
+    per team (pair scoring). ``None`` for any other field, or a value not of the field's form
+    (the raw values say it then).
+    """
+    worded = _WORDED.get(field.removeprefix("result."))
+    if worded is None or not isinstance(expected, list) or not isinstance(actual, list):
+        return _ends_words(expected, actual) if field == "ends" else None
+    return worded(expected, actual, teams)
+
+
+def _texts(value: list[JSON]) -> bool:
+    return all(isinstance(item, str) for item in value)
+
+
+def _numbers(value: list[JSON]) -> bool:
+    return all(isinstance(item, int) and not isinstance(item, bool) for item in value)
+
+
+def _listed(items: Sequence[str]) -> str:
+    return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else items[0]
+
+
+def _legal_words(expected: list[JSON], actual: list[JSON], _teams: bool) -> str | None:
+    if not _texts(expected) or not _texts(actual):
+        return None
+    wanted = [_canonical(m) for m in expected]
+    shown = {_canonical(m) for m in actual}
+    missing = [m for m in wanted if m not in shown]
+    extra = sorted(shown.difference(wanted))
+    parts = [f"did not offer {_listed(missing)}"] if missing else []
+    if extra:
+        which = "which is not legal" if len(extra) == 1 else "which are not legal"
+        parts.append(f"offered {_listed(extra)}, {which}")
+    return "; ".join(parts) or None
+
+
+def _tile(value: JSON) -> str | None:
+    """A tile of the line (``[a, b]``, as laid) as text, ``a-b``."""
+    if isinstance(value, list) and len(value) == 2 and _numbers(value):
+        return f"{value[0]}-{value[1]}"
+    return None
+
+
+def _unoriented(text: str) -> str:
+    return "-".join(sorted(text.split("-")))
+
+
+def _line_words(expected: list[JSON], actual: list[JSON], _teams: bool) -> str | None:
+    wanted, shown = [_tile(t) for t in expected], [_tile(t) for t in actual]
+    if None in wanted or None in shown:
+        return None
+    spec = [t for t in wanted if t is not None]
+    laid = [t for t in shown if t is not None]
+    missing = _less([_unoriented(t) for t in spec], [_unoriented(t) for t in laid])
+    extra = _less([_unoriented(t) for t in laid], [_unoriented(t) for t in spec])
+    if missing or extra:
+        parts = [f"the line lacks {_listed(missing)}"] if missing else []
+        parts += [f"the line has {_listed(extra)} too"] if extra else []
+        return "; ".join(parts)
+    moved = _moved_end(spec, laid)
+    if moved is not None:
+        return moved
+    return f"the line reads {' '.join(laid)}, not {' '.join(spec)}"
+
+
+def _less(items: list[str], other: list[str]) -> list[str]:
+    """``items`` less ``other``, as multisets, in the order of ``items``."""
+    left = list(other)
+    kept = []
+    for item in items:
+        if item in left:
+            left.remove(item)
+        else:
+            kept.append(item)
+    return kept
+
+
+def _moved_end(spec: list[str], laid: list[str]) -> str | None:
+    """The words for a line of the same tiles with one laid at the other end, if it is so."""
+    if len(spec) < 2 or len(spec) != len(laid):
+        return None
+    if spec[1:] == laid[:-1]:
+        return f"laid {laid[-1]} at the right end, not the left"
+    if spec[:-1] == laid[1:]:
+        return f"laid {laid[0]} at the left end, not the right"
+    return None
+
+
+def _ends_words(expected: JSON, actual: JSON) -> str | None:
+    def pair(value: JSON) -> bool:
+        return isinstance(value, list) and len(value) == 2 and _numbers(value)
+
+    if expected is None and pair(actual):
+        return f"shows the ends {actual[0]} and {actual[1]}, where the line is empty"
+    if actual is None and pair(expected):
+        return f"shows no ends, not {expected[0]} and {expected[1]}"
+    if not pair(expected) or not pair(actual):
+        return None
+    parts = [
+        f"the {side} end is {actual[k]}, not {expected[k]}"
+        for k, side in enumerate(("left", "right"))
+        if actual[k] != expected[k]
+    ]
+    return "; ".join(parts) or None
+
+
+def _per_seat(
+    verb: str, unit: str = "", *, per_team: bool = False
+) -> Callable[[list[JSON], list[JSON], bool], str | None]:
+    """The words of a number per seat (``seat 1 holds 7 tiles, not 6``); per team for a
+    ``per_team`` field under ``teams`` (the points of pair scoring)."""
+
+    def words(expected: list[JSON], actual: list[JSON], teams: bool) -> str | None:
+        if not _numbers(expected) or not _numbers(actual):
+            return None
+        who = "team" if teams and per_team else "seat"
+        if len(expected) != len(actual):
+            return f"shows {len(actual)} {who}s, not {len(expected)}"
+        parts = [
+            f"{who} {k} {verb} {shown}{unit}, not {wanted}"
+            for k, (wanted, shown) in enumerate(zip(expected, actual, strict=True))
+            if wanted != shown
+        ]
+        return "; ".join(parts) or None
+
+    return words
+
+
+def _tiles_per_seat(
+    whose: str, lack: str, have: str
+) -> Callable[[list[JSON], list[JSON], bool], str | None]:
+    """The words of the tiles per seat (``seat 2's hand lacks 3-3 and has 5-6 too``)."""
+
+    def words(expected: list[JSON], actual: list[JSON], _teams: bool) -> str | None:
+        if not all(isinstance(v, list) and _texts(v) for v in expected + actual):
+            return None
+        if len(expected) != len(actual):
+            return f"shows {len(actual)} seats, not {len(expected)}"
+        parts = []
+        for seat, (wanted, shown) in enumerate(zip(expected, actual, strict=True)):
+            spec, held = [_unoriented(t) for t in wanted], [_unoriented(t) for t in shown]
+            missing, extra = _less(spec, held), _less(held, spec)
+            said = [f"{lack} {_listed(missing)}"] if missing else []
+            said += [f"{have} {_listed(extra)} too"] if extra else []
+            if said:
+                parts.append(f"seat {seat}'s {whose} {' and '.join(said)}")
+            elif held != spec:
+                parts.append(f"seat {seat}'s {whose} lists its tiles in another order")
+        return "; ".join(parts) or None
+
+    return words
+
+
+def _rules_words(expected: list[JSON], actual: list[JSON], _teams: bool) -> str | None:
+    if not _texts(expected) or not _texts(actual):
+        return None
+    missing = sorted(set(expected).difference(actual))
+    extra = sorted(set(actual).difference(expected))
+    parts = [f"does not name {_listed(missing)}"] if missing else []
+    parts += [f"names {_listed(extra)}, which the spec does not apply"] if extra else []
+    return "; ".join(parts) or None
+
+
+_WORDED: dict[str, Callable[[list[JSON], list[JSON], bool], str | None]] = {
+    "legal": _legal_words,
+    "offered": _legal_words,
+    "line": _line_words,
+    "hand_sizes": _per_seat("holds", " tiles"),
+    "discard_counts": _per_seat("has discarded", " tiles"),
+    "counts": _per_seat("counts"),
+    "points": _per_seat("scores", per_team=True),
+    "hands": _tiles_per_seat("hand", "lacks", "has"),
+    "discards": _tiles_per_seat("discards", "lack", "have"),
+    "rules": _rules_words,
+}
+"""The list fields worded, each by the words of its kind (``ends`` is worded on its own: it
+may be ``null``)."""
 
 
 def _named(field: str, rule: JSON) -> str:

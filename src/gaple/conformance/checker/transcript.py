@@ -22,6 +22,7 @@ from attrs import frozen
 from gaple.conformance.checker.compare import (
     POSITION_ORDER,
     compare_result,
+    difference_words,
     field_rule,
     legal_difference,
 )
@@ -97,6 +98,8 @@ class Divergence:
     """For ``offered``: the legal moves the implementation did not offer."""
     extra: tuple[str, ...] = ()
     """For ``offered``: the moves it offered that the spec does not allow."""
+    teams: bool = False
+    """Whether the points are per team (pair scoring), for the words of ``result.points``."""
 
     def to_json(self) -> dict[str, JSON]:
         """As a JSON object (``missing`` and ``extra`` only for ``offered``)."""
@@ -113,7 +116,13 @@ class Divergence:
         if self.field == "offered":
             record["missing"] = list(self.missing)
             record["extra"] = list(self.extra)
+        words = self._words()
+        if words is not None:
+            record["words"] = words
         return record
+
+    def _words(self) -> str | None:
+        return difference_words(self.field, self.expected, self.claimed, teams=self.teams)
 
     def describe(self) -> str:
         """One line: where, the rule, and what differs."""
@@ -122,11 +131,11 @@ class Divergence:
             where += f" (seat {self.seat}: {self.action})"
         else:
             where += f", {self.path}"
+        words = self._words()
         if self.field == "offered":
-            parts = [f"did not offer {', '.join(self.missing)}"] if self.missing else []
-            if self.extra:
-                parts.append(f"offered {', '.join(self.extra)}, which the spec does not allow")
-            what = f"the moves offered{' before it' if self.action else ''}: " + "; ".join(parts)
+            what = f"the moves offered{' before it' if self.action else ''}: {words}"
+        elif words is not None:
+            what = f"{self.field}: {words}"
         else:
             what = (
                 f"the spec expects {_show(self.expected)}, the transcript claims "
@@ -448,6 +457,7 @@ def _check_result(claimed: Mapping[str, JSON] | None, state: State, actions: int
         difference.expected,
         difference.actual,
         f"$.result.{difference.field}",
+        teams=state.rules.partnership,
     )
     return Verdict(actions, ending, divergence, replayed)
 

@@ -1,26 +1,30 @@
 """Expectations files: the known divergences of an engine, as test262's runners keep them.
 
 An expectations file (``spec/schema/expectations.schema.json``) lists, per case ID, how the
-case is expected to end when it does not pass (``failed``, ``errored``, or ``unsupported``,
-declined by an engine that declares no scope) and why. A run given one (``--expectations``)
+case is expected to end when it does not pass (``failed`` or ``errored``; ``unsupported``,
+declined by an engine that declares no scope, is no longer written, and its entry is stale)
+and why. A run given one (``--expectations``)
 does not fail for a case that ends as listed; it fails for a **new failure** (a case that
-fails or errors and is not listed, or ends otherwise than listed) and for an **unexpected
-pass** (a listed case that now passes: the file is out of date). A case the run did not play
-(skipped, or not selected) is not judged.
+fails or errors and is not listed, or ends otherwise than listed) and ends ``expectations
+outdated`` for an **unexpected pass** (a listed case that now passes). A case the run did not
+play is not judged: an entry for a case not selected (``--case``, ``-k``, another shard,
+``--skip-feature``) is kept as it is, while a **stale** entry (an ID no case has, a case
+outside the run's scope, or one the engine declined) is named, never counted as known.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.runner.run import CaseOutcome
+from gaple.conformance.runner.run import CaseOutcome, Summary
 from gaple.conformance.runner.selection import closest
+from gaple.conformance.runner.summary import held_verdict
 from gaple.conformance.vectors.cases import EXPECTATIONS_FORMAT, EXPECTATIONS_VERSION, EXPECTED
 from gaple.conformance.wire import bounded
 from gaple.conformance.wire.escape import json_escaped, printable
@@ -30,12 +34,12 @@ __all__ = [
     "BadExpectations",
     "Expectation",
     "Judgement",
-    "ended",
     "entries_sha256",
     "expectations_document",
     "expectations_text",
     "judge",
     "read_expectations",
+    "verdict",
 ]
 
 JSON = Any
@@ -66,6 +70,13 @@ class Judgement:
     """The cases that failed or errored otherwise than listed, each with its entry if any."""
     unexpected: tuple[tuple[CaseOutcome, Expectation], ...]
     """The listed cases that passed, each with its entry."""
+    stale: tuple[tuple[str, str], ...]
+    """The entries the run cannot judge, each ID with why: no case has the ID, the case lies
+    outside the run's scope, or the engine declined it or declares a scope without it."""
+    unrun: tuple[str, ...]
+    """The listed cases the run did not play by the user's choice (not selected by ``--case``
+    or ``-k``, in another shard, skipped by ``--skip-feature`` or ``--level``): not judged,
+    and kept when the file is written anew."""
     sha256: str
     """The digest of the entries held against (:func:`entries_sha256`): the shards of one run
     were held against the same file when their digests are equal, whatever its name."""
@@ -76,29 +87,66 @@ class Judgement:
         return not self.new and not self.unexpected
 
 
-def ended(outcome: CaseOutcome) -> str | None:
-    """How a case ended, as an expectations file names it: ``passed``, ``failed``,
-    ``errored`` or ``unsupported`` (declined by an engine that declares no scope); ``None``
-    for a case skipped otherwise (never played, so not judged)."""
-    if outcome.status == "skipped":
-        return "unsupported" if outcome.declined else None
-    return outcome.status
-
-
-def judge(expected: Mapping[str, Expectation], outcomes: Iterable[CaseOutcome]) -> Judgement:
-    """Hold ``outcomes`` against ``expected`` (see the module's docstring)."""
+def judge(
+    expected: Mapping[str, Expectation],
+    outcomes: Iterable[CaseOutcome],
+    *,
+    known: Collection[str],
+    outside: Mapping[str, str] | None = None,
+) -> Judgement:
+    """Hold ``outcomes`` against ``expected`` (see the module's docstring): ``known`` holds
+    every case ID of the vector set, ``outside`` the cases selected by name that lie outside
+    the run's scope, each with why."""
     held: list[str] = []
     new: list[tuple[CaseOutcome, Expectation | None]] = []
     unexpected: list[tuple[CaseOutcome, Expectation]] = []
+    stale: dict[str, str] = {}
+    played: set[str] = set()
     for outcome in outcomes:
-        status, entry = ended(outcome), expected.get(outcome.case)
-        if entry is not None and status == entry.status:
+        played.add(outcome.case)
+        status, entry = outcome.status, expected.get(outcome.case)
+        if outcome.declined or outcome.undeclared:
+            # The engine's own scope leaves the case out: it never plays it, so never fails it.
+            if entry is not None:
+                stale[outcome.case] = f"not played: {outcome.message}"
+        elif outcome.status == "skipped":
+            # Left out by the user's choice (--skip-feature, --level): the entry still holds.
+            played.discard(outcome.case)
+        elif entry is not None and status == entry.status:
             held.append(outcome.case)
         elif entry is not None and status == "passed":
             unexpected.append((outcome, entry))
-        elif status in ("failed", "errored") or (entry is not None and status is not None):
+        elif status in ("failed", "errored") or entry is not None:
             new.append((outcome, entry))
-    return Judgement(tuple(held), tuple(new), tuple(unexpected), entries_sha256(expected))
+    outside = outside or {}
+    for case in sorted(set(expected).difference(played)):
+        if case not in known:
+            near = closest(case, known)
+            stale[case] = "no case has this ID" + (f" (closest: {', '.join(near)})" if near else "")
+        elif case in outside:
+            stale[case] = outside[case]
+    unrun = sorted(set(expected).difference(played, stale))
+    return Judgement(
+        tuple(held),
+        tuple(new),
+        tuple(unexpected),
+        tuple(sorted(stale.items())),
+        tuple(unrun),
+        entries_sha256(expected),
+    )
+
+
+def verdict(summary: Summary, judgement: Judgement | None) -> str:
+    """The one verdict of a run: :attr:`Summary.verdict`, or held against an expectations
+    file (``judgement``), :func:`~gaple.conformance.runner.summary.held_verdict`'s."""
+    if judgement is None:
+        return summary.verdict
+    return held_verdict(
+        new=bool(judgement.new),
+        unexpected=bool(judgement.unexpected),
+        checked=bool(summary.count("passed") or judgement.held),
+        partly=summary.partly,
+    )
 
 
 def entries_sha256(entries: Mapping[str, Expectation]) -> str:
@@ -108,12 +156,13 @@ def entries_sha256(entries: Mapping[str, Expectation]) -> str:
     return hashlib.sha256(json.dumps(listed).encode("ascii")).hexdigest()
 
 
-def read_expectations(path: Path, known: Iterable[str]) -> dict[str, Expectation]:
-    """The entries of the expectations file at ``path``, whose case IDs must be ``known``.
+def read_expectations(path: Path) -> dict[str, Expectation]:
+    """The entries of the expectations file at ``path`` (an ID no case has is stale, for
+    :func:`judge` to name, not an error: the file may be older than the vector set).
 
     Raises:
-        BadExpectations: the file cannot be read, is not JSON within the reader's limits, is
-            not an expectations file of this version, or lists an unknown case ID.
+        BadExpectations: the file cannot be read, is not JSON within the reader's limits, or
+            is not an expectations file of this version.
     """
     try:
         with bounded.open_regular(path) as stream:
@@ -124,10 +173,10 @@ def read_expectations(path: Path, known: Iterable[str]) -> dict[str, Expectation
     except bounded.Refused as error:
         msg = f"{path}: {error}"
         raise BadExpectations(msg) from None
-    return _entries(document, str(path), frozenset(known))
+    return _entries(document, str(path))
 
 
-def _entries(document: JSON, name: str, known: frozenset[str]) -> dict[str, Expectation]:
+def _entries(document: JSON, name: str) -> dict[str, Expectation]:
     if not isinstance(document, dict):
         msg = f"{name}: $: an expectations file is a JSON object"
         raise BadExpectations(msg)
@@ -146,16 +195,11 @@ def _entries(document: JSON, name: str, known: frozenset[str]) -> dict[str, Expe
     if not isinstance(cases, dict):
         msg = f"{name}: $.cases: an object of case IDs is needed"
         raise BadExpectations(msg)
-    return {case: _entry(name, case, entry, known) for case, entry in cases.items()}
+    return {case: _entry(name, case, entry) for case, entry in cases.items()}
 
 
-def _entry(name: str, case: str, entry: JSON, known: frozenset[str]) -> Expectation:
+def _entry(name: str, case: str, entry: JSON) -> Expectation:
     where = f"{name}: $.cases[{printable(json.dumps(case), limit=80)}]"
-    if case not in known:
-        near = closest(case, known)
-        hint = f" (closest: {', '.join(near)})" if near else ""
-        msg = f"{where}: no case has this ID{hint}"
-        raise BadExpectations(msg)
     if not isinstance(entry, dict) or set(entry) != {"status", "reason"}:
         msg = f"{where}: an object with 'status' and 'reason' (and nothing else) is needed"
         raise BadExpectations(msg)
@@ -171,23 +215,34 @@ def _entry(name: str, case: str, entry: JSON, known: frozenset[str]) -> Expectat
 
 
 def expectations_document(
-    outcomes: Sequence[CaseOutcome], previous: Mapping[str, Expectation] | None = None
+    outcomes: Sequence[CaseOutcome],
+    previous: Mapping[str, Expectation] | None = None,
+    kept: Iterable[str] = (),
 ) -> dict[str, JSON]:
-    """The expectations file of a run, as JSON: every case that did not pass and was played
-    (see :func:`ended`), in ID order, with its outcome as the reason, or the ``previous``
-    file's reason when that entry expected the same."""
+    """The expectations file of a run, as JSON: every case that failed or errored, with its
+    outcome as the reason, or the ``previous`` file's reason when that entry expected the
+    same; and the ``previous`` entries of the ``kept`` cases (those the run did not select,
+    :attr:`Judgement.unrun`) as they were; in ID order. A case the run did not play (declined,
+    skipped) is left out: the file lists failures in the engine's scope only."""
     cases: dict[str, JSON] = {}
-    for outcome in sorted(outcomes, key=lambda o: o.case):
-        status = ended(outcome)
-        if status is None or status == "passed":
+    before = previous or {}
+    for case in kept:
+        cases[case] = {"status": before[case].status, "reason": before[case].reason}
+    for outcome in outcomes:
+        status = outcome.status
+        if status not in ("failed", "errored"):
             continue
-        before = None if previous is None else previous.get(outcome.case)
-        if before is not None and before.status == status:
-            reason = before.reason
+        entry = before.get(outcome.case)
+        if entry is not None and entry.status == status:
+            reason = entry.reason
         else:
             reason = printable(outcome.detail(), limit=_REASON_SHOWN)
         cases[outcome.case] = {"status": status, "reason": reason}
-    return {"format": EXPECTATIONS_FORMAT, "version": EXPECTATIONS_VERSION, "cases": cases}
+    return {
+        "format": EXPECTATIONS_FORMAT,
+        "version": EXPECTATIONS_VERSION,
+        "cases": dict(sorted(cases.items())),
+    }
 
 
 def expectations_text(document: Mapping[str, JSON]) -> str:

@@ -6,13 +6,13 @@ import json
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from gaple import __version__
-from gaple.conformance.runner.expectations import Judgement, ended
+from gaple.conformance.runner.expectations import Judgement, verdict
 from gaple.conformance.runner.run import CaseOutcome, EngineInfo, Summary
 from gaple.conformance.runner.summary import counted, docs_link, judged_counts
 from gaple.conformance.vectors.cases import LEVELS, STATUSES
@@ -156,7 +156,7 @@ class JsonLinesReport:
             "seconds": round(summary.seconds, 3),
             "stopped_early": summary.stopped_early,
             "interrupted": summary.interrupted,
-            "verdict": summary.verdict,
+            "verdict": verdict(summary, None if held is None else held[1]),
         }
         if summary.measured is not None:
             footer["scope"] = summary.measured.to_json()
@@ -200,9 +200,18 @@ def _alike(bad: list[CaseOutcome]) -> list[tuple[CaseOutcome, list[CaseOutcome]]
     return [(first, others) for first, *others in groups.values()]
 
 
-def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) -> str:
-    """The table of outcomes per topic, cases per level, and the first failures, each with
-    the address of its rule in the docs (under ``docs``, else relative to the docs root)."""
+def summary_text(
+    summary: Summary,
+    *,
+    shown: int = 20,
+    docs: str | None = None,
+    held: tuple[Path, Judgement] | None = None,
+) -> str:
+    """The table of outcomes per topic, cases per level, the first failures, each with the
+    address of its rule in the docs (under ``docs``, else relative to the docs root), and the
+    run's one verdict, last: held against an expectations file (``held``: its path and the
+    run's judgement against it), the judgement's
+    (:func:`~gaple.conformance.runner.expectations.verdict`)."""
     topics = sorted({o.topic.split("/")[0] for o in summary.outcomes})
     rows = [f"{'topic':<10} " + " ".join(f"{s:>8}" for s in STATUSES)]
     for topic in topics:
@@ -261,53 +270,107 @@ def summary_text(summary: Summary, *, shown: int = 20, docs: str | None = None) 
         rows.append("stopped early (--max-fail reached)")
     if summary.interrupted:
         rows.append("interrupted: the counts cover the cases finished")
-    measured = summary.measured
-    within = "" if measured is None else f" within {measured.scope}"
-    cells = "" if measured is None else f", {measured.describe()},"
-    rows.append(
-        f"{summary.verdict.upper()}{within}: {counted(len(summary.outcomes), 'case')}{cells} in "
-        f"{summary.seconds:.2f} s"
-    )
-    if summary.verdict == "partial":
-        why = []
-        if summary.declined:
-            why.append(
-                f"{summary.declined} declined by an engine that declares no scope ('plays' in "
-                "its hello); declare what it plays, or choose the cases (--variant)"
-            )
-        if summary.by_request:
-            why.append(f"{summary.by_request} skipped on request (--skip-feature)")
-        if measured is not None and measured.open:
-            why.append(
-                f"{measured.open} situation cells of the scope reached by no case "
-                "(gaple vectors coverage names them)"
-            )
-        rows.append(
-            f"only {summary.count('passed')} of {len(summary.outcomes)} cases checked: "
-            + "; ".join(why)
-        )
+    rows.extend(_verdict_rows(summary, held))
     return "\n".join(rows)
 
 
+def _verdict_rows(summary: Summary, held: tuple[Path, Judgement] | None) -> list[str]:
+    """The run's end: held against an expectations file, the counts and the judgement; why a
+    partial run is partial; then the one verdict, last."""
+    measured = summary.measured
+    within = "" if measured is None else f" within {measured.scope}"
+    cells = "" if measured is None else f", {measured.describe()},"
+    cases, took = counted(len(summary.outcomes), "case"), f"{cells} in {summary.seconds:.2f} s"
+    judgement = None if held is None else held[1]
+    said = verdict(summary, judgement)
+    rows = []
+    if held is not None:
+        # The counts without a verdict: the run's one verdict is the judgement's, below.
+        rows.append(f"ran {cases}{within}{took}")
+        rows.append(judgement_text(held[1], held[0]))
+    if said == "partial":
+        rows.append(_partly(summary, judgement))
+    if held is None:
+        rows.append(f"{said.upper()}{within}: {cases}{took}")
+    else:
+        rows.append(_held_verdict(said, summary, *held))
+    return rows
+
+
+def _partly(summary: Summary, judgement: Judgement | None) -> str:
+    """Why a run is partial, with the share it checked (passed, or ended as listed)."""
+    why = []
+    if summary.declined:
+        why.append(
+            f"{summary.declined} declined by an engine that declares no scope ('plays' in "
+            "its hello); declare what it plays, or choose the cases (--variant)"
+        )
+    if summary.by_request:
+        why.append(f"{summary.by_request} skipped on request (--skip-feature)")
+    measured = summary.measured
+    if measured is not None and measured.open:
+        why.append(
+            f"{measured.open} situation cells of the scope reached by no case "
+            "(gaple vectors coverage names them)"
+        )
+    checked = summary.count("passed") + (0 if judgement is None else len(judgement.held))
+    return f"only {checked} of {len(summary.outcomes)} cases checked: " + "; ".join(why)
+
+
+def _held_verdict(said: str, summary: Summary, path: Path, judgement: Judgement) -> str:
+    """The verdict of a run held against the expectations file at ``path``, in one line."""
+    name = printable(str(path), limit=200)
+    known = f"{counted(len(judgement.held), 'known failure')} as listed"
+    if said == "new failures":
+        passing = len(judgement.unexpected)
+        also = f"; {counted(passing, 'listed case')} now pass{'es' * (passing == 1)}"
+        return (
+            f"NEW FAILURES: {counted(len(judgement.new), 'case')} failed or errored otherwise "
+            f"than {name} lists ({known}{also if passing else ''})"
+        )
+    if said == "expectations outdated":
+        passing = len(judgement.unexpected)
+        return (
+            f"EXPECTATIONS OUTDATED: {counted(passing, 'case')} listed in {name} now "
+            f"pass{'es' * (passing == 1)}; take {'it' if passing == 1 else 'them'} out, or "
+            f"write the file anew: this run with --write-expectations {name}"
+        )
+    if said == "nothing checked":
+        return (
+            f"NOTHING CHECKED: of {counted(len(summary.outcomes), 'case')}, none passed or "
+            f"ended as listed in {name}"
+        )
+    if said == "partial":
+        return f"PARTIAL: {known} in {name}, no new failure, but not every case checked"
+    return f"AS EXPECTED: {known} in {name}, no new failure"
+
+
 def judgement_text(judgement: Judgement, path: Path) -> str:
-    """The lines that hold a run against its expectations file: the count of each kind, then
-    every new failure and every unexpected pass by name."""
+    """The lines that hold a run against its expectations file: the count of each kind, the
+    stale entries, then every new failure and every unexpected pass by name (the verdict is
+    :func:`summary_text`'s last line)."""
     held, new, unexpected = judgement.held, judgement.new, judgement.unexpected
     name = printable(str(path), limit=200)
     rows = [judged_counts(name, len(held), len(new), len(unexpected))]
+    if judgement.stale:
+        rows.append(
+            f"warning: {counted(len(judgement.stale), 'entry', 'entries')} of {name} "
+            "cannot be judged in this run (not counted; write the file anew to drop them):"
+        )
+        rows.extend(
+            f"  {printable(case, limit=200)}: {printable(why, limit=_SHOWN)}"
+            for case, why in judgement.stale
+        )
     for outcome, entry in judgement.new:
         listed = "not listed" if entry is None else f"listed as {entry.status}"
         said = printable(outcome.detail(), limit=_SHOWN)
-        rows.append(f"NEW FAILURE {outcome.case} ({ended(outcome)}, {listed}): {said}")
+        rows.append(f"NEW FAILURE {outcome.case} ({outcome.status}, {listed}): {said}")
     for outcome, entry in judgement.unexpected:
         reason = printable(entry.reason, limit=_SHOWN)
         rows.append(
             f"UNEXPECTED PASS {outcome.case} (listed as {entry.status}: {reason}): take it "
             "out of the file, or write the file anew (--write-expectations)"
         )
-    if judgement.ok:
-        # The verdict above counts every failure; against the file the run passes.
-        rows.append(f"AS EXPECTED: every case that did not pass is listed so in {name}")
     return "\n".join(rows)
 
 
@@ -316,19 +379,21 @@ def junit_xml(
     *,
     name: str,
     docs: str | None = None,
-    known: Mapping[str, str] | None = None,
+    held: tuple[Path, Judgement] | None = None,
 ) -> str:
     """The run as JUnit XML: one test case per case, grouped by topic; a failure's text ends
     with the address of its rule in the docs (under ``docs``, else relative to the docs root).
-    A case of ``known`` (case ID to the expectations file that lists it as it ended) is a
-    known divergence, written as skipped with what it did, so that a CI's test view agrees with
-    a run that passes against its expectations.
+    Held against an expectations file (``held``: its path and the run's judgement), a case
+    that ended as listed is a known divergence, written as skipped with what it did, so that
+    a CI's test view agrees with a run that passes against its expectations; the property
+    ``gaple.verdict`` is then the judgement's verdict.
 
     Text from the engine is escaped (:func:`~gaple.conformance.wire.escape.printable`), so the file
     stays well-formed XML 1.0 whatever the engine wrote.
     """
     suites = ET.Element("testsuites", name=printable(name), time=f"{summary.seconds:.3f}")
-    known = known or {}
+    known = {} if held is None else dict.fromkeys(held[1].held, str(held[0]))
+    said = verdict(summary, None if held is None else held[1])
     by_topic: dict[str, list[CaseOutcome]] = {}
     for outcome in summary.outcomes:
         by_topic.setdefault(outcome.topic, []).append(outcome)
@@ -349,7 +414,7 @@ def junit_xml(
             for key, value in (
                 ("gaple.scope", summary.measured.scope),
                 ("gaple.cells", summary.measured.describe()),
-                ("gaple.verdict", summary.verdict),
+                ("gaple.verdict", said),
             ):
                 ET.SubElement(properties, "property", name=key, value=printable(value))
         for outcome in outcomes:

@@ -29,6 +29,7 @@ from gaple.conformance.checker.compare import (
     Difference,
     compare_observation,
     compare_result,
+    difference_words,
     failure_name,
     result_level,
 )
@@ -205,6 +206,8 @@ class CaseOutcome:
     """Skipped because an engine that declares no scope (``plays``) answered ``unsupported``."""
     by_request: bool = False
     """Skipped because the user asked (``--skip-feature``): not sent to the engine."""
+    undeclared: bool = False
+    """Skipped because it lies outside the scope the engine declares (``plays``): not sent."""
     trace: tuple[Exchange, ...] | None = None
     """Every request sent and reply received, in order, when the run keeps them (``--trace``)
     and the case failed or errored; ``None`` otherwise."""
@@ -232,6 +235,10 @@ class CaseOutcome:
                     "actual": self.difference.actual,
                 }
             )
+            found = self.difference
+            words = difference_words(found.field, found.expected, found.actual, teams=self._teams())
+            if words is not None:
+                record["words"] = words
             if self.position is not None:
                 record["position"] = state_to_json(self.position)
         if self.message:
@@ -249,8 +256,12 @@ class CaseOutcome:
         if self.status == "failed" and self.difference is not None:
             found = self.difference
             name = failure_name(self.step, self.seat, self.action, found.field, found.rule)
-            return f"{name}: {found.values()}"
+            return f"{name}: {found.said(teams=self._teams())}"
         return self.message
+
+    def _teams(self) -> bool:
+        """Whether the points are per team (pair scoring), as the spec's position says."""
+        return self.position is not None and self.position.rules.partnership
 
 
 def ask(engine: Engine, message: dict[str, JSON]) -> dict[str, JSON]:
@@ -364,6 +375,7 @@ def run_case(
             status="skipped",
             seconds=0.0,
             message=f"outside what the engine declares it plays ({outside})",
+            undeclared=True,
         )
     compared = tuple(level for level in case["levels"] if level in checked)
     requests = _requests(case, compared)
@@ -724,8 +736,15 @@ class Summary:
             return "does not conform"
         if not self.count("passed"):
             return "nothing checked"
+        return "partial" if self.partly else "conforms"
+
+    @property
+    def partly(self) -> bool:
+        """Whether the run checked only part of what it set out to: the engine declined cases
+        without declaring what it plays, the user skipped some by their features, or the
+        cases of the run's scope leave some of its situation cells open."""
         open_cells = self.measured is not None and self.measured.open > 0
-        return "partial" if self.declined or self.by_request or open_cells else "conforms"
+        return bool(self.declined or self.by_request or open_cells)
 
     @property
     def declined(self) -> int:

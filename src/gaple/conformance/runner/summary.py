@@ -45,6 +45,7 @@ __all__ = [
     "counted",
     "docs_base",
     "docs_link",
+    "held_verdict",
     "matrix_html",
     "matrix_text",
     "merge",
@@ -139,8 +140,7 @@ def expectations_line(report: Report) -> str | None:
     if held is None:
         return None
     known, new, unexpected = (len(held[key]) for key in _JUDGED)
-    counts = judged_counts(printable(held["file"], limit=200), known, new, unexpected)
-    return counts + ("" if new or unexpected else ": as expected")
+    return judged_counts(printable(held["file"], limit=200), known, new, unexpected)
 
 
 def judged_counts(path: str, known: int, new: int, unexpected: int) -> str:
@@ -468,12 +468,16 @@ def merge(reports: Sequence[Report]) -> list[dict[str, JSON]]:
     named = {_scope_name(shard) for shard in shards}
     scope = first.footer.get("scope")
     cells_of_scope = scope.get("cells") if isinstance(scope, dict) else None
+    open_cells = False
     if named != {None} and len(named) == 1 and isinstance(cells_of_scope, dict):
         # Every shard measured the same scope; which cells passed is each shard's own.
         cells = {k: v for k, v in cells_of_scope.items() if k != "checked"}
         footer["scope"] = {"name": named.pop(), "cells": cells}
-        if footer["verdict"] == "conforms" and cells.get("open"):
-            footer["verdict"] = "partial"
+        open_cells = bool(cells.get("open"))
+    # Partial for cells no case reaches, or for what a shard knew (cases it declined).
+    partly = open_cells or any(shard.footer.get("verdict") == "partial" for shard in shards)
+    if footer["verdict"] == "conforms" and partly:
+        footer["verdict"] = "partial"
     # Each case was judged in its own shard: the lists join, in the run's order of cases.
     # The files' contents, not their names: two files named e.json may list different cases.
     held = first.footer.get("expectations", {}).get("sha256")
@@ -484,18 +488,36 @@ def merge(reports: Sequence[Report]) -> list[dict[str, JSON]]:
     if held is not None:
         order = {case["case"]: k for k, case in enumerate(ordered)}
         kept = first.footer["expectations"]
-        footer["expectations"] = {
-            "file": kept["file"],
-            "sha256": held,
-            **{
-                key: sorted(
-                    (case for shard in shards for case in shard.footer["expectations"][key]),
-                    key=lambda case: order.get(case, len(order)),
-                )
-                for key in _JUDGED
-            },
+        judged = {
+            key: sorted(
+                (case for shard in shards for case in shard.footer["expectations"][key]),
+                key=lambda case: order.get(case, len(order)),
+            )
+            for key in _JUDGED
         }
+        footer["expectations"] = {"file": kept["file"], "sha256": held, **judged}
+        footer["verdict"] = held_verdict(
+            new=bool(judged["new"]),
+            unexpected=bool(judged["unexpected"]),
+            checked=bool(counts["passed"] or judged["held"]),
+            partly=partly,
+        )
     return [header, *ordered, footer]
+
+
+def held_verdict(*, new: bool, unexpected: bool, checked: bool, partly: bool) -> str:
+    """The verdict of a run held against an expectations file: ``new failures`` (a case
+    failed or errored otherwise than listed), else ``expectations outdated`` (a listed case
+    passed), else ``nothing checked`` (no case passed or ended as listed), else ``partial``
+    (``partly``: not all the run set out to check was checked), else ``as expected``. A
+    run's (:func:`gaple.conformance.runner.expectations.verdict`) and a merge's alike."""
+    if new:
+        return "new failures"
+    if unexpected:
+        return "expectations outdated"
+    if not checked:
+        return "nothing checked"
+    return "partial" if partly else "as expected"
 
 
 def _e(value: JSON) -> str:
