@@ -643,6 +643,8 @@ def test_only_the_tiles_at_issue_are_outlined_never_an_earlier_discard(tmp_path:
     assert _outlined(pages["d2"]) == []
     assert 'class="at-issue"' not in pages["d2"]
     assert _outlined(pages["d3"]) == ["0-1"]
+    # The spec laid 0-1 on the right of 0-0; the engine turned it 1-0 and laid it on the left.
+    assert '<p class="in-words">laid 0-1 at the left end, not the right</p>' in pages["d3"]
     assert _drawn_discards(pages["d3"]) == ["1-1", "2-3", "3-6"]
 
 
@@ -656,7 +658,7 @@ def test_a_difference_in_the_moves_offered_is_said_in_words(tmp_path: Path) -> N
     ]
     page = matrix_html(reports)
     assert '<p class="in-words">did not offer discard 3-6</p>' in page
-    assert '<p class="in-words">offered pass, which the spec does not allow</p>' in page
+    assert '<p class="in-words">offered pass, which is not legal</p>' in page
 
 
 def test_the_digests_are_kept_in_one_collapsed_block_at_the_end(tmp_path: Path) -> None:

@@ -194,13 +194,14 @@ def _less(items: list[str], other: list[str]) -> list[str]:
 
 
 def _moved_end(spec: list[str], laid: list[str]) -> str | None:
-    """The words for a line of the same tiles with one laid at the other end, if it is so."""
+    """The words for a line of the same tiles with one laid at the other end, if it is so; the
+    tile is named low-high, as a hand holds it, however the engine turned it."""
     if len(spec) < 2 or len(spec) != len(laid):
         return None
     if spec[1:] == laid[:-1]:
-        return f"laid {laid[-1]} at the right end, not the left"
+        return f"laid {_unoriented(laid[-1])} at the right end, not the left"
     if spec[:-1] == laid[1:]:
-        return f"laid {laid[0]} at the left end, not the right"
+        return f"laid {_unoriented(laid[0])} at the left end, not the right"
     return None
 
 

@@ -24,7 +24,12 @@ from typing import Any
 
 from attrs import frozen
 
-from gaple.conformance.checker.compare import LegalDifference, failure_name, legal_difference
+from gaple.conformance.checker.compare import (
+    LegalDifference,
+    difference_words,
+    failure_name,
+    legal_difference,
+)
 from gaple.conformance.vectors.cases import STATUSES
 from gaple.conformance.wire.bounded import Limits, Refused, lines, read
 from gaple.conformance.wire.escape import printable
@@ -635,18 +640,13 @@ def _at_issue(case: dict[str, JSON], state: State) -> list[Tile]:
 
 def _in_words(case: dict[str, JSON], state: State) -> str | None:
     """A failure's difference in words, where it is a list the reader would otherwise
-    compare by eye; ``None`` where nothing says it better than the values.
-
-    The page's one place for this: it words the moves offered as ``gaple check`` does today
-    (checker/transcript.py, ``Divergence.describe``), until the checker has one function
-    that words every list field's difference, to be called here instead."""
-    offered = _offered(case, state)
-    if offered is None:
-        return None
-    parts = [f"did not offer {', '.join(offered.missing)}"] if offered.missing else []
-    if offered.extra:
-        parts.append(f"offered {', '.join(offered.extra)}, which the spec does not allow")
-    return "; ".join(parts)
+    compare by eye (:func:`~gaple.conformance.checker.compare.difference_words`, the words of
+    the terminal and ``gaple check``); ``None`` where nothing says it better than the values.
+    Computed from the values rather than read from the record's ``words``, so a report of an
+    older gaple reads the same."""
+    return difference_words(
+        str(case["field"]), case["expected"], case["actual"], teams=state.rules.partnership
+    )
 
 
 def _spec_position(case: dict[str, JSON], where: str) -> State:
