@@ -7,6 +7,9 @@ itself is tested in Node (test_explorer_node) and in Chromium (test_explorer_bro
 from __future__ import annotations
 
 import json
+import re
+import urllib.parse
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -185,3 +188,24 @@ def test_the_catalogue_gives_each_presets_values_with_their_sources() -> None:
     assert blocked["kind"] == "choice"
     assert sorted(blocked["choices"]) == ["discard", "pass"]
     assert catalogue["rules"]["play.match-end"]["url"] == "rules/turn.html#rule-play-match-end"
+
+
+def test_every_try_it_link_of_the_docs_opens_in_the_explorer() -> None:
+    # docs/_ext/gaple_docs.py puts one link in the box of every worked example.
+    site = Path(__file__).resolve().parents[1] / "docs" / "_build" / "html"
+    if not (site / "examples" / "index.html").is_file():
+        pytest.skip(f"no built docs in {site}: run make docs")
+    examples = "\n".join(
+        path.read_text(encoding="utf-8") for path in sorted(site.rglob("*.html"))
+    ).count('class="gaple-example docutils container"')
+    links = [
+        (path, href)
+        for path in sorted(site.rglob("*.html"))
+        for href in re.findall(r'class="gaple-try"><a href="([^"]+)"', path.read_text("utf-8"))
+    ]
+    assert len(links) == examples > 0
+    for path, href in links:
+        page, fragment = href.split("#", 1)
+        assert (path.parent / page).resolve() == site / "explorer" / "index.html"
+        answer = _call(explorer.show(urllib.parse.unquote(fragment)))
+        assert answer["ok"], (path.name, answer)

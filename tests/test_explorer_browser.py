@@ -243,3 +243,17 @@ def test_a_link_to_a_step_opens_the_hand_at_that_step(explorer: Explorer) -> Non
         assert other.elsewhere == []
     finally:
         other.context.close()
+
+
+def test_a_worked_examples_try_it_link_opens_its_hand(explorer: Explorer) -> None:
+    page = explorer.page
+    docs = explorer.context.new_page()
+    docs.goto(f"{explorer.root}examples/legal-moves.html")
+    href = docs.locator("#example-e002-1 .gaple-try a").get_attribute("href")
+    docs.close()
+    page.goto(urllib.parse.urljoin(f"{explorer.root}examples/", href))
+    # Example E002-1 (docs/examples/legal-moves.rst): seat 3 to act on ends 6 and 5, with seven
+    # legal placements.
+    assert "seat 3 to act; 7 legal moves" in page.inner_text("#turn")
+    assert page.inner_text("#end-left") == "left end: 6"
+    assert page.inner_text("#end-right") == "right end: 5"
