@@ -13,8 +13,10 @@ git).
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import shutil
 import urllib.parse
 from collections.abc import Iterator
@@ -24,12 +26,14 @@ from typing import Any
 import pytest
 
 from gaple.cli.serving import served
+from gaple.conformance.runner.summary import matrix_html, read_report
 from gaple.deal import shuffle_deal
 from gaple.presets import PRESETS, ruleset
 from gaple.result import hand_result
 from gaple.state import apply, new_hand, parse_move
 from test_explorer import TYPED
 from test_explorer_node import built_explorer, played_in_cpython, same_result
+from test_reports import FOUR, INJECTED, _footer, _header, _write
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install 'gaple[test]')"
@@ -257,3 +261,21 @@ def test_a_worked_examples_try_it_link_opens_its_hand(explorer: Explorer) -> Non
     assert "seat 3 to act; 7 legal moves" in page.inner_text("#turn")
     assert page.inner_text("#end-left") == "left end: 6"
     assert page.inner_text("#end-right") == "right end: 5"
+
+
+def test_a_failing_conformance_case_opens_with_the_engines_answer_beside_the_spec(
+    explorer: Explorer, tmp_path: Path
+) -> None:
+    # test_reports.FOUR's failure c2: at step 1 the engine answered a script for the line.
+    report = _write(tmp_path / "toy.jsonl", [_header(), *FOUR, _footer(FOUR)])
+    page_html = matrix_html([read_report(report)], docs=explorer.root)
+    link = re.search(r'<p class="explorer"><a href="([^"]+)"', page_html)
+    assert link is not None
+    explorer.page.goto(html.unescape(link[1]))
+    compare = explorer.page.locator("#compare")
+    assert compare.is_visible()
+    assert "Conformance case c2 failed at step 1" in compare.inner_text()
+    assert compare.locator("code.engine").inner_text() == INJECTED  # shown, never run
+    assert compare.locator("code.spec").inner_text() == "[[0, 0]]"
+    assert explorer.page.evaluate("window.pwned === undefined")
+    assert explorer.history() == ["seat 0: lead 0-0"]

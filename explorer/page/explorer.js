@@ -153,6 +153,10 @@ function drawReckoning(result) {
     element("li", { class: "note-fact" }, ruleLink(note.rule), " ", note.text)));
 }
 
+function shownValue(value) {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
 function drawCompare() {
   const box = $("compare");
   box.hidden = page.compare === null;
@@ -160,8 +164,8 @@ function drawCompare() {
   const c = page.compare;
   box.replaceChildren(
     element("strong", {}, `Conformance case ${c.case ?? ""} failed at step ${c.step}. `),
-    "The engine answered ", element("code", { class: "engine" }, JSON.stringify(c.engine)),
-    "; the spec says ", element("code", { class: "spec" }, JSON.stringify(c.spec)), ". ",
+    `Its ${c.field ?? "answer"}: the engine answered `, element("code", { class: "engine" }, shownValue(c.engine)),
+    "; the spec says ", element("code", { class: "spec" }, shownValue(c.spec)), ". ",
     ...(c.rule ? ["Rule ", ruleLink(c.rule), "."] : []),
   );
 }

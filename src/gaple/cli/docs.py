@@ -25,17 +25,13 @@ from pathlib import Path
 
 from gaple.cli.common import UsageError
 from gaple.cli.signals import SIGNALS
-from gaple.localdocs import Build, NoDocs, checkout, local_docs, page_url
+from gaple.localdocs import EXPLORER_PORT, Build, NoDocs, checkout, local_docs, page_url
 from gaple.registry import RULES
 
 __all__ = ["EXPLORER", "register"]
 
 EXPLORER = "explorer"
 """The name that opens the rules explorer in place of a rule ID, and its folder in the docs."""
-
-EXPLORER_PORT = 8737
-"""Where ``gaple docs explorer`` serves when it can, so that a link to the explorer made
-elsewhere (a conformance report, the page opened as a file) can name it."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
