@@ -2,7 +2,9 @@
 
 * time to interactive: from asking headless Chromium for the page (served from 127.0.0.1, as
   ``gaple docs explorer`` serves it) to the page ready to play (Pyodide started, the wheels
-  unpacked, the catalogue read and a hand dealt), over ``--opens`` fresh browser contexts;
+  unpacked, the catalogue read and a hand dealt), over ``--opens`` fresh browser contexts
+  (cold: nothing cached) and ``--opens`` reopenings in one context (warm: Chromium keeps the
+  compiled WebAssembly of an earlier visit);
 * per move: each ``attempt`` the page makes, a legal move of a seeded hand of every preset
   (the reference replays the transcript and answers with the next view), timed in the page;
 * the bundle's size, from its ``bundle.json``.
@@ -50,16 +52,31 @@ TIMED_MOVES = """([presets, seeds]) => {
 }"""
 
 
-def opened(browser: Any, url: str) -> float:
-    """Seconds from asking for the page to its being ready to play, in a fresh context."""
-    context = browser.new_context()
+def opened(context: Any, url: str) -> float:
+    """Seconds from asking for the page to its being ready to play, in a new tab of
+    ``context``."""
     page = context.new_page()
     start = time.perf_counter()
     page.goto(url)
     page.wait_for_selector("body[data-ready='true']", timeout=120_000)
     seconds = time.perf_counter() - start
+    page.close()
+    return seconds
+
+
+def cold(browser: Any, url: str) -> float:
+    """:func:`opened` in a fresh context, nothing cached."""
+    context = browser.new_context()
+    seconds = opened(context, url)
     context.close()
     return seconds
+
+
+def shown(name: str, opens: list[float]) -> str:
+    return (
+        f"time to interactive, {name}: median {statistics.median(opens):.2f} s, "
+        f"best {min(opens):.2f} s, worst {max(opens):.2f} s ({len(opens)} opens)"
+    )
 
 
 def move_times(browser: Any, url: str, seeds: int) -> list[float]:
@@ -87,14 +104,16 @@ def main() -> None:
     with served(BUILT) as root, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=flags)
         url = f"{root}explorer/index.html"
-        opens = [opened(browser, url) for _ in range(args.opens)]
+        colds = [cold(browser, url) for _ in range(args.opens)]
+        context = browser.new_context()
+        opened(context, url)  # the visit whose compiled code the next ones reuse
+        warms = [opened(context, url) for _ in range(args.opens)]
+        context.close()
         moves = move_times(browser, url, args.seeds)
         browser.close()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print(
-        f"time to interactive: median {statistics.median(opens):.2f} s, "
-        f"best {min(opens):.2f} s, worst {max(opens):.2f} s ({len(opens)} opens)"
-    )
+    print(shown("cold", colds))
+    print(shown("warm", warms))
     ordered = sorted(moves)
     print(
         f"per move: median {statistics.median(moves):.1f} ms, 95th percentile "
