@@ -37,10 +37,12 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -q -n auto --dist worksteal --durations=20
 
-# The rules reference: nitpicky, warnings as errors, then every example in it run as a doctest.
+# The rules reference: nitpicky, warnings as errors, then every example in it run as a doctest;
+# then the rules explorer beside it, docs/_build/html/explorer (Pyodide from npm ci, 14 MB).
 docs: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs docs/_build/html
 	$(BIN)/sphinx-build -W --keep-going -n -q -b doctest docs docs/_build/doctest
+	$(BIN)/python tools/build_explorer.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/hands_per_second.py
@@ -57,4 +59,4 @@ mutation-tests: $(STAMP)
 	$(BIN)/python tools/mutation.py --against tests
 
 clean:
-	rm -rf $(VENV) docs/_build .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) docs/_build explorer/node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

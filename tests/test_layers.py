@@ -22,7 +22,14 @@ CORE = (
     ),
     *(f"engine/{p.stem}" for p in sorted((Path(gaple.__file__).parent / "engine").glob("*.py"))),
 )
-UPPER = ("gaple.io", "gaple.render", "gaple.conformance", "gaple.cli", "gaple.testing")
+UPPER = (
+    "gaple.io",
+    "gaple.render",
+    "gaple.explorer",
+    "gaple.conformance",
+    "gaple.cli",
+    "gaple.testing",
+)
 # Test tools are only for those who install the conformance extra, never for the core.
 TEST_TOOLS = ("hypothesis", "pytest")
 PACKAGE = Path(gaple.__file__).parent
@@ -50,7 +57,7 @@ LAYERS = (
     ("engine",),
     ("state", "deal"),
     ("position", "result", "match", "simulate"),
-    ("io", "render", "localdocs"),
+    ("io", "render", "localdocs", "explorer"),
     ("conformance", "testing", "templates"),
     ("cli", "_start", "__main__"),
 )

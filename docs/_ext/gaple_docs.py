@@ -44,6 +44,7 @@ import json
 import pkgutil
 import posixpath
 import textwrap
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar, cast
@@ -57,12 +58,14 @@ from sphinx.util.docutils import SphinxDirective
 
 import gaple
 import gaple.reference  # imports every reference module, so each decider is in the table
+from gaple.io import position_to_json, rules_to_json, state_to_json
 from gaple.presets import PRESETS, Preset
 from gaple.reference.deciding import DECIDERS, decided_by
 from gaple.registry import RULES, Rule, rule_anchor, rule_page, rule_url
+from gaple.result import HandResult, Position
 from gaple.rules import Ruleset, option_info
 from gaple.sources import SOURCES
-from gaple.state import ERROR_CODES
+from gaple.state import ERROR_CODES, State
 
 logger = logging.getLogger(__name__)
 
@@ -646,6 +649,7 @@ class WorkedExampleDirective(_RenderDirective):
         text = "\n".join(self.content)
         try:
             namespace = _namespace(self)
+            before = dict(namespace)
             _run_doctest(text, namespace)
             picture = self.options.get("picture")
             svg = _evaluate(picture, namespace) if picture else None
@@ -674,6 +678,8 @@ class WorkedExampleDirective(_RenderDirective):
         box = self._box(anchor, heading, facts + "\n", "gaple-example")
         if svg is not None:
             box += _svg_node(svg, self.options.get("caption"))
+        document = explorer_document(before, namespace) or _vector_document(vector_ids)
+        box += self._try_it(example_id, document)
         # The node the doctest extension's own directive makes, so the doctest builder runs it.
         block = nodes.literal_block(text, text, testnodetype="doctest", groups=["default"])
         block["language"] = "pycon"
@@ -682,6 +688,60 @@ class WorkedExampleDirective(_RenderDirective):
         block.source, block.line = self.get_source_info()
         box += block
         return [box]
+
+    def _try_it(self, example_id: str, document: dict[str, Any] | None) -> list[nodes.Node]:
+        """The link that opens the example in the rules explorer (``explorer/`` beside the
+        docs), its hand or position in the address's fragment."""
+        if document is None:
+            logger.warning(
+                "example %s builds no hand or position for the explorer to open",
+                example_id,
+                location=self.get_source_info(),
+                type="gaple",
+            )
+            return []
+        up = "../" * self.env.docname.count("/")
+        fragment = urllib.parse.quote(json.dumps(document, separators=(",", ":")), safe="")
+        link = (
+            f'<p class="gaple-try"><a href="{up}explorer/index.html#{fragment}">'
+            f"Try it in the explorer</a> (example {html.escape(example_id)})</p>"
+        )
+        return [nodes.raw("", link, format="html")]
+
+
+def explorer_document(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """What the explorer opens for a worked example: the hand the page's ``state`` held when
+    the example began (the position it discusses), else the first hand or finished position
+    the example builds; ``None`` when it builds neither."""
+    start = before.get("state")
+    if isinstance(start, State):
+        return _hand_document(start)
+    for name, value in after.items():
+        if before.get(name) is value:
+            continue
+        if isinstance(value, State):
+            return _hand_document(value)
+        position = value.position if isinstance(value, HandResult) else value
+        if isinstance(position, Position):
+            return {"rules": rules_to_json(position.rules), "position": position_to_json(position)}
+    return None
+
+
+def _vector_document(vector_ids: list[str]) -> dict[str, Any] | None:
+    """The hand of an example's first conformance vector, for an example that builds no hand
+    of its own (loose tiles counted): its moves, without the illegal tries the vector probes."""
+    if not vector_ids:
+        return None
+    case = _vectors()[vector_ids[0]]
+    actions = [step["action"] for step in case["steps"] if "error" not in step]
+    keys = ("format", "rules", "deal", "first_hand")
+    return {**{key: case[key] for key in keys}, "actions": actions}
+
+
+def _hand_document(state: State) -> dict[str, Any]:
+    """A hand as its transcript: rules, deal and actions (the explorer replays them)."""
+    whole = state_to_json(state)
+    return {key: whole[key] for key in ("format", "rules", "deal", "first_hand", "actions")}
 
 
 def _check_complete(_app: Sphinx, env: BuildEnvironment) -> None:

@@ -28,11 +28,13 @@ if TYPE_CHECKING:
     import subprocess
 
 __all__ = [
+    "EXPLORER_PORT",
     "SHIPPED",
     "Build",
     "Checkout",
     "NoDocs",
     "checkout",
+    "explorer_url",
     "local_docs",
     "local_docs_url",
     "page_url",
@@ -40,6 +42,11 @@ __all__ = [
 
 SHIPPED = Path(__file__).resolve().parent / "docs"
 """Where a wheel carries the built reference."""
+
+EXPLORER_PORT = 8737
+"""Where ``gaple docs explorer`` serves the docs when the port is free: links to the rules
+explorer of this machine's docs name it, since browsers do not run the explorer from
+``file://``."""
 
 _ROOT = Path(__file__).resolve().parents[2]
 """The repository root, when this file is ``src/gaple/localdocs.py`` of a source checkout."""
@@ -226,3 +233,19 @@ def page_url(folder: Path, rule_id: str | None = None) -> str:
         KeyError: no rule has this ID.
     """
     return f"{folder.as_uri()}/{'index.html' if rule_id is None else rule_url(rule_id)}"
+
+
+def explorer_url(base: str, document: object) -> str:
+    """The rules explorer of the docs at ``base`` opening ``document`` (a hand or a position
+    as JSON data, carried in the fragment); under a ``file://`` base, the explorer
+    ``gaple docs explorer`` serves from this machine.
+
+    >>> explorer_url("https://docs.example/gaple", {"step": 1})
+    'https://docs.example/gaple/explorer/index.html#%7B%22step%22%3A1%7D'
+    """
+    import json  # noqa: PLC0415  # only for a link to the explorer
+    import urllib.parse  # noqa: PLC0415
+
+    root = f"http://127.0.0.1:{EXPLORER_PORT}" if base.startswith("file:") else base.rstrip("/")
+    fragment = urllib.parse.quote(json.dumps(document, separators=(",", ":")), safe="")
+    return f"{root}/explorer/index.html#{fragment}"

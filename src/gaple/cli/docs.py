@@ -2,6 +2,11 @@
 anchor, from this machine's copy (:mod:`gaple.localdocs`): the wheel's, or in a source checkout
 ``docs/_build/html``, built first if missing and Sphinx is installed.
 
+``gaple docs explorer`` serves the built docs from ``127.0.0.1`` and opens the rules explorer
+(:mod:`gaple.explorer`), which browsers do not run from ``file://``; it serves until Ctrl-C.
+``make docs`` builds the explorer in a checkout; the wheel does not carry it (14 MB of
+Pyodide), which the command says in one line.
+
 An unknown rule ID is an error naming the closest IDs. ``--print-url`` prints the ``file://``
 address instead of opening a browser; so does a machine without a browser to open.
 
@@ -15,14 +20,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 from pathlib import Path
 
 from gaple.cli.common import UsageError
 from gaple.cli.signals import SIGNALS
-from gaple.localdocs import Build, NoDocs, checkout, local_docs, page_url
+from gaple.localdocs import EXPLORER_PORT, Build, NoDocs, checkout, local_docs, page_url
 from gaple.registry import RULES
 
-__all__ = ["register"]
+__all__ = ["EXPLORER", "register"]
+
+EXPLORER = "explorer"
+"""The name that opens the rules explorer in place of a rule ID, and its folder in the docs."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "rule_id",
         nargs="?",
         metavar="RULE-ID",
-        help="a rule ID such as play.match-end (default: the front page)",
+        help="a rule ID such as play.match-end (default: the front page), or 'explorer' for "
+        "the rules explorer, served from this machine until Ctrl-C",
     )
     parser.add_argument(
         "--print-url",
@@ -46,6 +56,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _docs(args: argparse.Namespace) -> int:
     rule_id: str | None = args.rule_id
+    if rule_id == EXPLORER:
+        SIGNALS.restore()  # Ctrl-C ends the serving (KeyboardInterrupt)
+        return _explorer(print_only=args.print_url)
     if rule_id is not None and rule_id not in RULES:
         raise UsageError(_unknown(rule_id))
     try:
@@ -69,6 +82,32 @@ def _docs(args: argparse.Namespace) -> int:
     else:
         print(url)
         print("gaple docs: no browser to open it with; the address is above", file=sys.stderr)
+    return 0
+
+
+def _explorer(*, print_only: bool) -> int:
+    """Serve the built docs and open the explorer in them, until Ctrl-C."""
+    folder = local_docs()
+    if folder is None or not (folder / EXPLORER / "bundle.json").is_file():
+        where = "this installation" if folder is None else str(folder)
+        msg = (
+            f"no rules explorer in {where}: run make docs in a source checkout of gaple "
+            "(it needs npm); the wheel does not carry it (14 MB of Pyodide)"
+        )
+        raise UsageError(msg)
+    from gaple.cli.serving import served  # noqa: PLC0415  # only this subcommand serves
+
+    try:
+        with served(folder, EXPLORER_PORT) as root:
+            url = f"{root}{EXPLORER}/index.html"
+            print(f"serving the rules explorer at {url} (Ctrl-C to stop)", flush=True)
+            if not print_only:
+                import webbrowser  # noqa: PLC0415
+
+                webbrowser.open(url)
+            threading.Event().wait()  # until Ctrl-C
+    except KeyboardInterrupt:
+        print("gaple docs: stopped serving the explorer", file=sys.stderr)
     return 0
 
 

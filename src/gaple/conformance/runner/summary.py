@@ -35,7 +35,7 @@ from gaple.conformance.wire.bounded import Limits, Refused, lines, read
 from gaple.conformance.wire.escape import printable
 from gaple.conformance.wire.files import write_atomically
 from gaple.io import FormatError, state_from_json
-from gaple.localdocs import local_docs_url
+from gaple.localdocs import explorer_url, local_docs_url
 from gaple.registry import RULES, rule_url
 from gaple.render import state_svg
 from gaple.state import MoveSyntaxError, Pass, State, parse_move
@@ -715,12 +715,36 @@ def _failures(
         "" if words is None else f'<p class="in-words">{_e(words)}</p>',
         f'<p>Expected:</p><pre class="expected">{_e(case["expected"])}</pre>',
         f'<p>Actual:</p><pre class="actual">{_e(case["actual"])}</pre>',
+        _explorer_link(case, base),
         "<p>The position in the spec at that point:</p>",
         _position(case, state),
         _also(cases),
         "</section>",
     ]
     return "\n".join(parts)
+
+
+def _explorer_link(case: dict[str, JSON], base: str | None) -> str:
+    """The case in the rules explorer at its failing step, the engine's answer beside the
+    spec's (cut as the page shows them); nothing without docs to link into."""
+    if base is None:
+        return ""
+    position = case["position"]
+    assert isinstance(position, dict)  # checked as the report was read
+    keys = ("format", "rules", "deal", "first_hand", "actions")
+    hand = {key: position[key] for key in keys if key in position}
+    compare = {"case": case["case"], "step": case.get("step"), "rule": case["rule"]}
+    compare |= {"field": case["field"], "engine": _cut(case["actual"])}
+    url = explorer_url(base, {**hand, "compare": compare | {"spec": _cut(case["expected"])}})
+    served = " (served by <code>gaple docs explorer</code>)" if base.startswith("file:") else ""
+    return (
+        f'<p class="explorer"><a href="{html.escape(url, quote=True)}">Open this case in the '
+        f"rules explorer at its failing step</a>{served}</p>"
+    )
+
+
+def _cut(value: JSON) -> str:
+    return printable(value if isinstance(value, str) else json.dumps(value), limit=_SHOWN)
 
 
 def _errors(anchor: str, column: int, cases: Sequence[dict[str, JSON]]) -> str:

@@ -1,0 +1,36 @@
+// The explorer's bridge to the reference: Pyodide started from this folder, the gaple and attrs
+// wheels unpacked into it, and gaple.explorer's functions called with JSON text. The page and
+// the Node test (tests/explorer_node.mjs) both use it, so both run the same bundle the same way.
+// No rule is decided here: every answer is the reference's.
+
+// bundle.json (written by tools/build_explorer.py) names the wheels to unpack.
+export async function startReference(loadPyodide, indexURL, readBytes) {
+  const pyodide = await loadPyodide({ indexURL, fullStdLib: false });
+  const bundle = JSON.parse(new TextDecoder().decode(await readBytes("bundle.json")));
+  for (const wheel of bundle.wheels) {
+    pyodide.unpackArchive(await readBytes(`wheels/${wheel}`), "wheel");
+  }
+  const explorer = pyodide.pyimport("gaple.explorer");
+  const call = (name, ...texts) => JSON.parse(explorer[name](...texts));
+  return {
+    bundle,
+    catalogue: () => call("catalogue"),
+    deal: (request) => call("deal", JSON.stringify(request)),
+    show: (document) => call("show", JSON.stringify(document)),
+    attempt: (state, move) => call("attempt", JSON.stringify(state), move),
+  };
+}
+
+// A seeded hand played through the reference by a fixed choice, the move at (step mod the
+// number of legal moves): the hand tests/test_explorer_node.py plays in CPython to compare.
+export function playSeeded(reference, preset, seed) {
+  let answer = reference.deal({ preset, seed });
+  for (let step = 0; answer.ok && answer.view.result === null; step += 1) {
+    const moves = answer.view.moves;
+    answer = reference.attempt(answer.view.state, moves[step % moves.length].text);
+  }
+  if (!answer.ok) {
+    throw new Error(`${preset} seed ${seed}: ${answer.error}`);
+  }
+  return { preset, seed, state: answer.view.state, result: answer.view.result };
+}

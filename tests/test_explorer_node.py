@@ -1,0 +1,81 @@
+"""The explorer's bundle in Node, without a browser: seeded hands of every preset played
+through Pyodide as the page plays them (explorer/page/runtime.mjs), compared exactly with the
+same hands played by the reference in CPython.
+
+It needs ``node`` and the built explorer (``make docs``, which ``make test`` runs first);
+without either it skips, saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gaple.deal import shuffle_deal
+from gaple.io import result_to_json, state_to_json
+from gaple.presets import PRESETS, ruleset
+from gaple.result import hand_result
+from gaple.state import apply, legal_moves, new_hand
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILT = ROOT / "docs" / "_build" / "html" / "explorer"
+SEEDS = 4
+"""Seeds per preset: 4 x 8 presets = 32 hands."""
+
+
+def built_explorer() -> Path:
+    """The built explorer, or the test skipped saying what is missing."""
+    if not (BUILT / "bundle.json").is_file():
+        pytest.skip(f"no built explorer in {BUILT}: run make docs")
+    return BUILT
+
+
+def played_in_cpython(preset: str, seed: int) -> dict[str, Any]:
+    """The hand runtime.mjs's playSeeded plays: dealt from ``seed``, and at each step the legal
+    move at (step mod the number of legal moves)."""
+    rules = ruleset(preset)
+    state = new_hand(rules, shuffle_deal(rules, seed))
+    step = 0
+    while not state.is_over:
+        moves = legal_moves(state)
+        state = apply(state, moves[step % len(moves)])
+        step += 1
+    return {"state": state_to_json(state), "result": result_to_json(hand_result(state))}
+
+
+def same_result(page: dict[str, Any], cpython: dict[str, Any]) -> None:
+    """The page's reckoning holds CPython's, every note with the same rule and words."""
+    notes = [{"rule": n["rule"], "text": n["text"]} for n in page["notes"]]
+    assert notes == cpython["notes"]
+    assert {key: page[key] for key in cpython if key != "notes"} == {
+        key: value for key, value in cpython.items() if key != "notes"
+    }
+
+
+def test_node_plays_every_preset_as_cpython_does() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the explorer's Node test needs Node.js 18 or later")
+    folder = built_explorer()
+    script = Path(__file__).with_name("explorer_node.mjs")
+    done = subprocess.run(
+        [node, str(script), str(folder), str(SEEDS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    hands = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(h["preset"], h["seed"]) for h in hands] == [
+        (preset, seed) for preset in PRESETS for seed in range(SEEDS)
+    ]
+    for hand in hands:
+        cpython = played_in_cpython(hand["preset"], hand["seed"])
+        assert hand["state"] == cpython["state"], (hand["preset"], hand["seed"])
+        same_result(hand["result"], cpython["result"])
