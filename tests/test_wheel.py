@@ -57,6 +57,18 @@ def run(*args: str | Path, cwd: Path) -> str:
     return done.stdout
 
 
+def _assert_carries_the_vectors(names: set[str]) -> None:
+    """The wheel carries the cases and the record of their set, which runs and --version read:
+    every file of spec/vectors/, and no other under gaple/spec/vectors/."""
+    committed = {
+        f"gaple/{p.relative_to(ROOT).as_posix()}"
+        for p in (ROOT / "spec" / "vectors").rglob("*")
+        if p.is_file()
+    }
+    assert {n for n in names if n.startswith("gaple/spec/vectors/")} == committed
+    assert "gaple/spec/vectors/vector-set.txt" in committed
+
+
 def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> None:
     if not _reachable("pypi.org") and not _pip_cache():
         pytest.skip("no network and no pip cache: cannot install the wheel's dependencies")
@@ -67,6 +79,7 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
         names = set(archive.namelist())
     # The texts of spec/ ship inside the package, and the plugin is registered for pytest.
     assert {"gaple/spec/PROTOCOL.md", "gaple/spec/INTERPRETING.md"} <= names
+    _assert_carries_the_vectors(names)
     assert "gaple/testing/plugin.py" in names
     # The hand-written scenarios are package data, read by gaple.conformance.vectors.builder.
     groups = ("open", "play", "turns", "score", "suwiki")
@@ -90,9 +103,16 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     where = run(python, "-c", "import gaple; print(gaple.__file__)", cwd=tmp_path)
     assert where.startswith(str(env_dir)), f"gaple imported from {where}, not the wheel"
 
-    assert run(gaple, "--version", cwd=tmp_path).startswith("gaple 0.1.0 (vectors: case format 1")
+    # The vector set as recorded beside the committed cases.
+    recorded = (ROOT / "spec" / "vectors" / "vector-set.txt").read_text(encoding="utf-8")
+    assert run(gaple, "--version", cwd=tmp_path) == f"gaple 0.1.0 (vectors: {recorded.strip()})\n"
     # The example engine from the wheel alone (run from tmp_path: the source tree is not read).
     engine = shlex.join([str(gaple), "conformance", "example-engine"])
+    # One case, read from the wheel's copy of the cases.
+    one = run(
+        gaple, "conformance", "run", "--impl", engine, "--case", "combination-216", cwd=tmp_path
+    )
+    assert "CONFORMS: 1 case" in one
     report = run(gaple, "conformance", "run", "--validate", "--impl", engine, cwd=tmp_path)
     # The example engine conforms (make run shows it); --validate needs jsonschema, which the
     # extra brings.
