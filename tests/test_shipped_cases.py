@@ -4,6 +4,7 @@ recorded set (a file missing or edited) is refused in one line naming its folder
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -14,8 +15,8 @@ from typing import Any
 import pytest
 
 from gaple.cli import main
-from gaple.conformance.vectors import packaged
-from gaple.conformance.vectors.packaged import RECORD, NotShipped, shipped_cases
+from gaple.conformance.vectors import packaged, tailor
+from gaple.conformance.vectors.packaged import RECORD, NotShipped, shipped_cases, vector_set_of
 from gaple.testing import plugin
 from test_packaging import committed_vector_line
 
@@ -143,3 +144,27 @@ def test_a_missing_folder_is_named(copy: Path) -> None:
         f"{copy / 'vectors' / 'v1'}: cannot read the shipped cases: No such file or directory; "
         "reinstall gaple"
     )
+
+
+def test_a_scoped_run_names_the_shipped_set_with_the_cases_made_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pagat-4x7 with a blocked hand passing: cells no shipped case reaches, so the run makes
+    # cases for them. Made here, not drawn (seconds): one shipped case under another ID.
+    made = dict(shipped_cases()[0], id="tailored-test-001", topic="tailored")
+    keys: list[str] = []
+
+    def cached_cases(_scope: object, _cases: object, version: str) -> list[dict[str, Any]]:
+        keys.append(version)
+        return [made]
+
+    monkeypatch.setattr(tailor, "cached_cases", cached_cases)
+    report = tmp_path / "run.jsonl"
+    argv = ["conformance", "run", "--reference", "--variant", "pagat-4x7"]
+    main([*argv, "--set", "blocked_action=pass", "--report", str(report)])
+    header = json.loads(report.read_text(encoding="utf-8").splitlines()[0])
+    # The cache is keyed by the shipped set's line; the report names the set the run chose
+    # from, the shipped cases and the one made, hashed as vector_set_of hashes any cases.
+    assert keys == [committed_vector_line()]
+    assert header["vectors"] == vector_set_of([*shipped_cases(), made])
+    assert header["vectors"].startswith("case format 1, vectors/v1, 561 cases, sha256 ")

@@ -484,26 +484,32 @@ def _plan(args: argparse.Namespace, make_engine: Callable[[], Engine]) -> _Plan:
     ``--plays`` when given, else what the engine declares it plays (greeted once first)."""
     asked = scope_from_args(args)
     read, chosen = _cases(args)
-    vectors = _vector_set(args, read)
+    vectors = _vector_set(args, read, [])
     scope = asked or _preflight(make_engine).plays
     every, chosen, measured = _measure(args, scope, read, chosen, vectors)
     if len(every) > len(read):  # cases made to measure joined them
-        vectors = vector_set_of(every)
+        vectors = _vector_set(args, every, every[len(read) :])
     return _Plan(every, chosen, args.shard.take(chosen), scope, measured, vectors)
 
 
-def _vector_set(args: argparse.Namespace, read: list[dict[str, Any]]) -> str:
-    """The line of the vector set of the cases read: for gaple's own, the line recorded beside
-    them, which reading them just proved theirs (hashing them again as they are written takes
-    a second)."""
-    from gaple.conformance.vectors.packaged import recorded_set  # noqa: PLC0415
+def _vector_set(
+    args: argparse.Namespace, every: list[dict[str, Any]], made: list[dict[str, Any]]
+) -> str:
+    """The line of the vector set of ``every`` case, the shipped ones and those ``made`` to
+    measure: the shipped ones hashed as their files are written (the line recorded beside them
+    when they are all), not written out again as the cases of ``--cases`` are (a second)."""
+    from gaple.conformance.vectors.packaged import (  # noqa: PLC0415
+        NotShipped,
+        recorded_set,
+        shipped_set_with,
+    )
 
     if args.cases is None:
         try:
-            return recorded_set()
-        except OSError:  # gone since the cases were read: hashed as --cases are
+            return shipped_set_with(made) if made else recorded_set()
+        except (OSError, NotShipped):  # changed since they were read: hashed as they are
             pass
-    return vector_set_of(read)
+    return vector_set_of(every)
 
 
 def _every_case(path: Path | None) -> list[dict[str, Any]]:

@@ -34,6 +34,7 @@ __all__ = [
     "recorded_set",
     "set_line",
     "shipped_cases",
+    "shipped_set_with",
     "shipped_texts",
     "spec_folder",
     "vector_set_of",
@@ -109,6 +110,17 @@ def vector_set_of(cases: list[dict[str, Any]]) -> str:
     """:func:`set_line` of the given cases (the same line for the same cases, built or read
     from files)."""
     return set_line((case_path(case), dumps(case)) for case in cases)
+
+
+def shipped_set_with(made: list[dict[str, Any]]) -> str:
+    """:func:`set_line` of the shipped cases and ``made`` together, the shipped ones hashed
+    as their files are written (:func:`shipped_texts`), not written again (a second).
+
+    Raises:
+        NotShipped: as :func:`shipped_texts`.
+    """
+    made_files = [(case_path(case), dumps(case)) for case in made]
+    return set_line([*shipped_texts().items(), *made_files])
 
 
 def spec_folder() -> Path:
