@@ -483,9 +483,11 @@ def _plan(args: argparse.Namespace, make_engine: Callable[[], Engine]) -> _Plan:
     """The cases of the run, chosen by name, then by its scope: ``--variant``/``--set`` or
     ``--plays`` when given, else what the engine declares it plays (greeted once first)."""
     asked = scope_from_args(args)
+    # Greeted before any case is read or made: an adapter that cannot start is named at once.
+    greeting = _preflight(make_engine)
     read, chosen = _cases(args)
     vectors = _vector_set(args, read, [])
-    scope = asked or _preflight(make_engine).plays
+    scope = asked or greeting.plays
     every, chosen, measured = _measure(args, scope, read, chosen, vectors)
     if len(every) > len(read):  # cases made to measure joined them
         vectors = _vector_set(args, every, every[len(read) :])
