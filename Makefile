@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/hands_per_second.py
 	$(BIN)/python benchmarks/kit.py
 	$(BIN)/python benchmarks/checker.py
+	$(BIN)/python benchmarks/latency.py
 
 # How many small defects of the spec the committed vectors catch, run through the adapter
 # protocol: kill ratio per module and every survivor (minutes; not part of make test).

@@ -80,16 +80,26 @@ def _filled_templates_conform(gaple: Path, python: Path, tmp_path: Path) -> None
         assert "CONFORMS" in out
 
 
-def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> None:
-    if not _reachable("pypi.org") and not _pip_cache():
-        pytest.skip("no network and no pip cache: cannot install the wheel's dependencies")
-    wheels = tmp_path / "wheels"
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT, cwd=tmp_path)
-    (wheel,) = wheels.glob("gaple-*.whl")
+def _assert_carries_the_vectors(names: set[str]) -> None:
+    """The wheel carries the cases and the record of their set, which runs and --version read:
+    every file of spec/vectors/, and no other under gaple/spec/vectors/."""
+    committed = {
+        f"gaple/{p.relative_to(ROOT).as_posix()}"
+        for p in (ROOT / "spec" / "vectors").rglob("*")
+        if p.is_file()
+    }
+    assert {n for n in names if n.startswith("gaple/spec/vectors/")} == committed
+    assert "gaple/spec/vectors/vector-set.txt" in committed
+
+
+def _assert_wheel_contents(wheel: Path) -> None:
+    """What the wheel carries beside the code: the spec's texts and cases, the scenarios, the
+    rules reference, the templates and the example engine."""
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     # The texts of spec/ ship inside the package, and the plugin is registered for pytest.
     assert {"gaple/spec/PROTOCOL.md", "gaple/spec/INTERPRETING.md"} <= names
+    _assert_carries_the_vectors(names)
     assert "gaple/testing/plugin.py" in names
     # The hand-written scenarios are package data, read by gaple.conformance.vectors.builder.
     groups = ("open", "play", "turns", "score", "suwiki")
@@ -108,6 +118,15 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
             shipped = archive.read(f"gaple/example_engine/{name}")
             assert shipped == (EXAMPLES / "engine" / name).read_bytes()
 
+
+def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> None:
+    if not _reachable("pypi.org") and not _pip_cache():
+        pytest.skip("no network and no pip cache: cannot install the wheel's dependencies")
+    wheels = tmp_path / "wheels"
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT, cwd=tmp_path)
+    (wheel,) = wheels.glob("gaple-*.whl")
+    _assert_wheel_contents(wheel)
+
     env_dir = tmp_path / "venv"
     run(sys.executable, "-m", "venv", env_dir, cwd=tmp_path)
     python = env_dir / "bin" / "python"
@@ -116,9 +135,16 @@ def test_the_wheel_installs_and_works_in_a_fresh_environment(tmp_path: Path) -> 
     where = run(python, "-c", "import gaple; print(gaple.__file__)", cwd=tmp_path)
     assert where.startswith(str(env_dir)), f"gaple imported from {where}, not the wheel"
 
-    assert run(gaple, "--version", cwd=tmp_path).startswith("gaple 0.1.0 (vectors: case format 1")
+    # The vector set as recorded beside the committed cases.
+    recorded = (ROOT / "spec" / "vectors" / "vector-set.txt").read_text(encoding="utf-8")
+    assert run(gaple, "--version", cwd=tmp_path) == f"gaple 0.1.0 (vectors: {recorded.strip()})\n"
     # The example engine from the wheel alone (run from tmp_path: the source tree is not read).
     engine = shlex.join([str(gaple), "conformance", "example-engine"])
+    # One case, read from the wheel's copy of the cases.
+    one = run(
+        gaple, "conformance", "run", "--impl", engine, "--case", "combination-216", cwd=tmp_path
+    )
+    assert "CONFORMS: 1 case" in one
     report = run(gaple, "conformance", "run", "--validate", "--impl", engine, cwd=tmp_path)
     # The example engine conforms (make run shows it); --validate needs jsonschema, which the
     # extra brings.

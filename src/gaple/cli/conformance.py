@@ -91,7 +91,7 @@ from gaple.conformance.runner.summary import (
     write_records,
 )
 from gaple.conformance.vectors.cases import LEVELS
-from gaple.conformance.vectors.committed import cases_sha256, vector_set_of
+from gaple.conformance.vectors.packaged import cases_sha256, vector_set_of
 from gaple.conformance.vectors.scope import Scope
 from gaple.conformance.vectors.tags import TAGS, case_tags
 from gaple.conformance.wire.bounded import Refused, parse
@@ -135,7 +135,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--cases",
         type=Path,
         metavar="PATH",
-        help="read cases from this folder, or the one case of this file (default: built)",
+        help="read cases from this folder, or the one case of this file (default: those "
+        "gaple ships)",
     )
     run.add_argument(
         "--case",
@@ -432,10 +433,12 @@ def _measure(
     scope: Scope | None,
     every: list[dict[str, Any]],
     chosen: list[dict[str, Any]],
+    vectors: str,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Measured | None]:
     """The cases of the run inside ``scope`` (every case read and those chosen), with the
     cases made to measure for it when the committed ones do not cover its cells and the user
-    named no case; and the cells of the scope they reach."""
+    named no case (kept on disk under the line ``vectors`` of the cases read); and the cells
+    of the scope they reach."""
     if scope is None:
         return every, chosen, None
     from gaple.conformance.vectors.coverage import coverage  # noqa: PLC0415  # only a scoped run
@@ -445,7 +448,7 @@ def _measure(
     named = bool(args.case_ids or args.keywords is not None or args.based_on)
     cover = coverage(inside, scope)
     if cover.open and not named and args.cases is None:
-        made = cached_cases(scope, inside, vector_set_of(every))
+        made = cached_cases(scope, inside, vectors)
         every, inside = every + made, inside + made
         cover = coverage(inside, scope)
     chosen = [case for case in (inside if not named else chosen) if scope.outside(case) is None]
@@ -466,6 +469,8 @@ class _Plan:
     cases: list[dict[str, Any]]
     scope: Scope | None
     measured: Measured | None
+    vectors: str
+    """The line of the vector set of ``every``."""
 
     def checked(self, summary: Summary) -> Measured | None:
         """The scope's cells with those the cases that passed reached."""
@@ -486,18 +491,46 @@ def _plan(args: argparse.Namespace, make_engine: Callable[[], Engine]) -> _Plan:
     """The cases of the run, chosen by name, then by its scope: ``--variant``/``--set`` or
     ``--plays`` when given, else what the engine declares it plays (greeted once first)."""
     asked = scope_from_args(args)
-    every, chosen = _cases(args)
-    scope = asked or _preflight(make_engine).plays
-    every, chosen, measured = _measure(args, scope, every, chosen)
-    return _Plan(every, chosen, args.shard.take(chosen), scope, measured)
+    # Greeted before any case is read or made: an adapter that cannot start is named at once.
+    greeting = _preflight(make_engine)
+    read, chosen = _cases(args)
+    vectors = _vector_set(args, read, [])
+    scope = asked or greeting.plays
+    every, chosen, measured = _measure(args, scope, read, chosen, vectors)
+    if len(every) > len(read):  # cases made to measure joined them
+        vectors = _vector_set(args, every, every[len(read) :])
+    return _Plan(every, chosen, args.shard.take(chosen), scope, measured, vectors)
+
+
+def _vector_set(
+    args: argparse.Namespace, every: list[dict[str, Any]], made: list[dict[str, Any]]
+) -> str:
+    """The line of the vector set of ``every`` case, the shipped ones and those ``made`` to
+    measure: the shipped ones hashed as their files are written (the line recorded beside them
+    when they are all), not written out again as the cases of ``--cases`` are (a second)."""
+    from gaple.conformance.vectors.packaged import (  # noqa: PLC0415
+        NotShipped,
+        recorded_set,
+        shipped_set_with,
+    )
+
+    if args.cases is None:
+        try:
+            return shipped_set_with(made) if made else recorded_set()
+        except (OSError, NotShipped):  # changed since they were read: hashed as they are
+            pass
+    return vector_set_of(every)
 
 
 def _every_case(path: Path | None) -> list[dict[str, Any]]:
-    """The cases of ``--cases`` (a folder, or one case file), else those built."""
+    """The cases of ``--cases`` (a folder, or one case file), else those gaple ships."""
     if path is None:
-        from gaple.conformance.vectors.scenarios import all_cases  # noqa: PLC0415
+        from gaple.conformance.vectors.packaged import NotShipped, shipped_cases  # noqa: PLC0415
 
-        return all_cases()
+        try:
+            return shipped_cases()
+        except NotShipped as error:
+            raise UsageError(str(error)) from None
     from gaple.conformance.vectors.committed import (  # noqa: PLC0415
         BadCases,
         MissingJsonSchema,
@@ -593,20 +626,14 @@ def _run(args: argparse.Namespace) -> int:
         kill_all()
 
 
-def _count_in(
-    progress: Progress,
-    report: JsonLinesReport | None,
-    every: list[dict[str, Any]],
-    chosen: list[dict[str, Any]],
-    cases: list[dict[str, Any]],
-) -> None:
+def _count_in(progress: Progress, report: JsonLinesReport | None, plan: _Plan) -> None:
     """Tell the progress line and the report what the run holds."""
-    progress.total = len(cases)
+    progress.total = len(plan.cases)
     if report is not None:
-        report.total = len(cases)
-        report.vectors = vector_set_of(every)
+        report.total = len(plan.cases)
+        report.vectors = plan.vectors
         # The selection before sharding, which every shard of the run shares.
-        report.selection = (len(chosen), cases_sha256(chosen))
+        report.selection = (len(plan.chosen), cases_sha256(plan.chosen))
 
 
 def _run_reported(
@@ -647,7 +674,7 @@ def _run_reported(
             requested = _requested(args)
             plan = _plan(args, make_engine)
             expected = _expected(args)
-            _count_in(progress, report, plan.every, plan.chosen, plan.cases)
+            _count_in(progress, report, plan)
             summary = run_suite(
                 plan.cases,
                 make_engine,

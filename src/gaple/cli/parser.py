@@ -26,21 +26,26 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _Version(argparse.Action):
-    """``--version``: gaple's version and the vector set it checks against. Counting and
-    hashing the cases builds them (a second or so), so it is done only when asked."""
+    """``--version``: gaple's version and the vector set it checks against, as ``gaple vectors
+    build`` recorded it beside the cases (``gaple vectors check`` proves the record equal to a
+    fresh build): read, so that the version costs no build of the cases."""
 
     def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
         from gaple import __version__  # noqa: PLC0415
-        from gaple.conformance.vectors.committed import vector_set  # noqa: PLC0415
+        from gaple.conformance.vectors.packaged import RECORD, recorded_set  # noqa: PLC0415
 
-        print(f"gaple {__version__} (vectors: {vector_set()})")
+        try:
+            vectors = recorded_set()
+        except OSError as error:
+            vectors = f"{RECORD} cannot be read: {error.strerror}"
+        print(f"gaple {__version__} (vectors: {vectors})")
         parser.exit(0)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser with every subcommand registered, or only the subcommand ``only``: a
-    command then imports its own module alone, not every other command's (a fifth of the
-    start of ``gaple check``)."""
+    """The parser with every subcommand registered, or only the subcommand ``only`` (none when
+    ``only`` names none): a command then imports its own module alone, not every other
+    command's (a fifth of the start of ``gaple check``)."""
     parser = _Parser(prog="gaple", description="The executable rules specification of Gaple.")
     parser.add_argument(
         "--version",
@@ -68,7 +73,7 @@ def run(argv: Sequence[str] | None) -> int:
 
 def _parsed(argv: Sequence[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
+    parser = build_parser(_command_of(words))
     args = parser.parse_args(words)
     if not getattr(args, "owns_signals", False):
         # Only conformance run and fuzz end cleanly on a signal; the others get Python's
@@ -78,6 +83,15 @@ def _parsed(argv: Sequence[str] | None) -> int:
             print(f"gaple {args.command}: interrupted before it started", file=sys.stderr)
             return SIGNALS.status()
     return _run(args, program=argv is None)
+
+
+def _command_of(words: Sequence[str]) -> str | None:
+    """The one subcommand the parser needs for ``words``: theirs, none for ``--version``
+    (answered before any subcommand is parsed; registering them all would import every
+    command's module), every one (``None``) otherwise, for the usage and ``--help``."""
+    if words and words[0] in SUBCOMMANDS:
+        return words[0]
+    return "--version" if words[:1] == ["--version"] else None
 
 
 def _run(args: argparse.Namespace, *, program: bool) -> int:

@@ -61,7 +61,8 @@ def _summary(files: dict[str, str]) -> str:
     topics = Counter(path.split("/")[2] for path in files if path.startswith(VECTORS_DIR + "/"))
     cases = sum(topics.values())
     parts = ", ".join(f"{topic} {n}" for topic, n in sorted(topics.items()))
-    return f"{cases} cases ({parts}) and {len(files) - cases} schemas"
+    schemas = sum(path.startswith(("schema/", "protocol/")) for path in files)
+    return f"{cases} cases ({parts}) and {schemas} schemas"
 
 
 def write_spec(out: Path, files: dict[str, str]) -> None:

@@ -28,11 +28,13 @@ plugin adds no items and loads nothing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import pytest
+from attrs import frozen
 
 if TYPE_CHECKING:
     from gaple.conformance.runner.engines import Engine
@@ -43,6 +45,7 @@ __all__ = [
     "ConformanceCase",
     "ConformanceFile",
     "EngineSource",
+    "ListedCase",
     "check_options",
     "marker",
 ]
@@ -120,11 +123,11 @@ class ConformanceFile(pytest.File):
     def collect(self) -> Iterator[ConformanceCase]:
         """One item per case, named by its case ID."""
         cases = _cases(self.config)
-        for rule_id in sorted({rule_id for case in cases for rule_id in case["rule_ids"]}):
+        for rule_id in sorted({rule_id for case in cases for rule_id in case.rule_ids}):
             # Registered, so that --strict-markers accepts them and --markers lists them.
             self.config.addinivalue_line("markers", f"{marker(rule_id)}: cases of rule {rule_id}")
         for case in cases:
-            yield ConformanceCase.from_parent(self, name=case["id"], case=case)
+            yield ConformanceCase.from_parent(self, name=case.case_id, listed=case)
 
     def run(self, case: dict[str, Any]) -> CaseOutcome:
         """Play ``case`` on the engine, starting it (and greeting it) when needed."""
@@ -156,18 +159,45 @@ def marker(rule_id: str) -> str:
     return rule_id.replace(".", "_").replace("-", "_")
 
 
+@frozen
+class ListedCase:
+    """A shipped case as its item holds it: what names and marks the item, and the text of
+    its file, read into the case only when the item needs it. Some 600 cases read whole and
+    kept through the session would cost more than the collection itself: each of Python's
+    full garbage collections (pytest runs two at its end) walks every part of every case."""
+
+    case_id: str
+    path: str
+    """The case file's path under the spec folder (``vectors/v1/<topic>/<id>.json``)."""
+    rule_ids: tuple[str, ...]
+    text: str
+
+    @classmethod
+    def of(cls, path: str, text: str) -> tuple[ListedCase, str]:
+        """The case file's listing, and the preset its rules start from."""
+        case = json.loads(text)
+        return cls(case["id"], path, tuple(case["rule_ids"]), text), case["variant"]["preset"]
+
+
 class ConformanceCase(pytest.Item):
     """One conformance case, marked with its rule IDs."""
 
-    def __init__(self, *, case: dict[str, Any], **kwargs: Any) -> None:
+    def __init__(self, *, listed: ListedCase, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.case = case
-        rule_ids: list[str] = case["rule_ids"]
+        self.listed = listed
+        rule_ids = listed.rule_ids
         for rule_id in rule_ids:
             self.add_marker(marker(rule_id))
         # -k matches the rule IDs as written too, not only their marker names.
         self.extra_keyword_matches.update(rule_ids)
         self.user_properties.append(("rules", " ".join(rule_ids)))
+
+    @property
+    def case(self) -> dict[str, Any]:
+        """The case, read from the text of its file (:class:`ListedCase` says why it is not
+        kept)."""
+        case: dict[str, Any] = json.loads(self.listed.text)
+        return case
 
     def runtest(self) -> None:
         """Run the case; a skip of the runner is a pytest skip, a failure raises."""
@@ -203,7 +233,7 @@ class ConformanceCase(pytest.Item):
 
     def reportinfo(self) -> tuple[str, int | None, str]:
         """Where the case comes from, for the report header of a failure."""
-        return (f"spec/vectors/v1/{self.case['topic']}/{self.case['id']}.json", None, self.name)
+        return (f"spec/{self.listed.path}", None, self.name)
 
 
 def _engine_factory(config: pytest.Config) -> Callable[[], Engine] | None:
@@ -287,14 +317,22 @@ def check_options(
 _PRESETS = pytest.StashKey[set[str]]()
 
 
-def _cases(config: pytest.Config) -> list[dict[str, Any]]:
-    from gaple.conformance.vectors.scenarios import all_cases  # noqa: PLC0415
+def _cases(config: pytest.Config) -> list[ListedCase]:
+    """The cases gaple ships, of the presets of ``--gaple-variant`` when given.
+
+    Raises:
+        ConformanceFile.CollectError: the shipped cases cannot be read or are not the set
+            recorded beside them (one line, shown as the collection error).
+    """
+    from gaple.conformance.vectors.packaged import NotShipped, shipped_texts  # noqa: PLC0415
 
     presets = config.stash.get(_PRESETS, None)
-    cases = all_cases()
-    if presets is None:
-        return cases
-    return [case for case in cases if case["variant"]["preset"] in presets]
+    try:
+        texts = shipped_texts()
+    except NotShipped as error:
+        raise ConformanceFile.CollectError(str(error)) from None
+    listed = [ListedCase.of(path, text) for path, text in texts.items()]
+    return [case for case, preset in listed if presets is None or preset in presets]
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ConformanceFile | None:

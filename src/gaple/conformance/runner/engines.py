@@ -19,6 +19,7 @@ import selectors
 import signal
 import subprocess
 import time
+from collections import deque
 from collections.abc import Sequence
 from typing import IO, Any, Protocol
 
@@ -41,10 +42,12 @@ __all__ = [
     "REFERENCE",
     "SHOWN",
     "STDERR_KEPT",
+    "STDERR_LINES",
     "Engine",
     "EngineError",
     "Implementation",
     "ReferenceEngine",
+    "StderrLines",
     "SubprocessEngine",
     "Validator",
     "kill_all",
@@ -153,7 +156,71 @@ def refuse_error(kind: str, reply: dict[str, Any], *, where: str = "") -> None:
 
 
 STDERR_KEPT = 4096
-"""How many bytes of the end of the engine's stderr are kept to show when it fails."""
+"""How many bytes of the end of each line of the engine's stderr are kept to show."""
+
+STDERR_LINES = 10
+"""How many of the first and of the last lines of the engine's stderr a failure shows."""
+
+_DRAINED = 64
+"""How many more reads of stderr a failure makes, at most, for what the engine wrote last."""
+
+
+class StderrLines:
+    """The first and the last :data:`STDERR_LINES` lines an engine wrote to stderr (blank ones
+    left out), and how many lie between, in bounded memory whatever it writes.
+
+    Both ends, because each holds what explains a failure: a Python traceback names the
+    adapter's file and line at its top and the error at its bottom; Node prints the location of
+    a syntax error (``file.js:12``) first, then the code, then the message.
+    """
+
+    def __init__(self) -> None:
+        self.head: list[bytes] = []
+        self.tail: deque[bytes] = deque()
+        self.between = 0
+        self._open_line = bytearray()
+
+    def keep(self, data: bytes) -> None:
+        """Take the next bytes the engine wrote."""
+        first, *rest = data.split(b"\n")
+        self._open_line += first
+        for line in rest:
+            self.between += _place(bytes(self._open_line), self.head, self.tail)
+            self._open_line = bytearray(line)
+        del self._open_line[:-STDERR_KEPT]
+
+    def said(self) -> str:
+        """``; its stderr: `` and the lines kept, joined by `` | `` (each its last
+        :data:`SHOWN` characters, escaped), with ``... N lines not shown ...`` between the
+        first and the last; empty when it wrote nothing but blanks."""
+        head, tail = list(self.head), deque(self.tail)
+        between = self.between + _place(bytes(self._open_line), head, tail)
+        shown = [_stderr_line(line) for line in head]
+        if between:
+            shown.append(f"... {between} line{'s' if between > 1 else ''} not shown ...")
+        shown += [_stderr_line(line) for line in tail]
+        return f"; its stderr: {' | '.join(shown)}" if shown else ""
+
+
+def _place(line: bytes, head: list[bytes], tail: deque[bytes]) -> int:
+    """Put a complete line among the first or the last lines kept; how many lines it pushed
+    out of the last (0 or 1)."""
+    if not line.strip():
+        return 0
+    if len(head) < STDERR_LINES:
+        head.append(line[-STDERR_KEPT:])
+        return 0
+    tail.append(line[-STDERR_KEPT:])
+    if len(tail) > STDERR_LINES:
+        tail.popleft()
+        return 1
+    return 0
+
+
+def _stderr_line(line: bytes) -> str:
+    # The end of a long line: what a line says last (the error after its path) explains most.
+    return printable(line.decode("utf-8", errors="replace")[-SHOWN:])
+
 
 _CHUNK = 2**16
 
@@ -166,8 +233,8 @@ class SubprocessEngine:
 
     The adapter runs in its own session, so its whole process group (children included) is
     killed when it fails and when it is closed. Reads are bounded: a reply line longer than
-    :data:`MAX_REPLY` is an error, and only the last :data:`STDERR_KEPT` bytes of stderr are
-    kept, whatever the engine writes.
+    :data:`MAX_REPLY` is an error, and only the first and last lines of stderr are kept
+    (:class:`StderrLines`), whatever the engine writes.
     """
 
     def __init__(
@@ -203,17 +270,28 @@ class SubprocessEngine:
         self._selector.register(self._stderr, selectors.EVENT_READ)
         self._pending = bytearray()
         self._stdout_open = True
-        self._stderr_tail = bytearray()
+        self._stderr_open = True
+        self.stderr = StderrLines()
 
     def _stderr_said(self) -> str:
-        text = self._stderr_tail.decode("utf-8", errors="replace")
-        # The end of each line: what an engine said last is what explains its failure.
-        lines = [printable(line[-SHOWN:]) for line in text.splitlines() if line.strip()]
-        return f"; its stderr ends: {' | '.join(lines[-5:])}" if lines else ""
+        """What the engine wrote to stderr, for a message about its failure: first what is
+        still in the pipe (a traceback written as it exited), while it is open."""
+        for _ in range(_DRAINED):
+            if self._group_killed or not self._stderr_open:
+                break
+            try:
+                data = os.read(self._stderr, _CHUNK)
+            except BlockingIOError:
+                break
+            self._keep_stderr(data)
+        return self.stderr.said()
 
     def _keep_stderr(self, data: bytes) -> None:
-        self._stderr_tail += data
-        del self._stderr_tail[:-STDERR_KEPT]
+        if data:
+            self.stderr.keep(data)
+        elif self._stderr_open:
+            self._stderr_open = False
+            self._selector.unregister(self._stderr)
 
     def _pump(self, deadline: float) -> bool:
         """Read what the engine writes until a reply line is complete (or too long) or
@@ -231,14 +309,13 @@ class SubprocessEngine:
                     data = os.read(key.fd, _CHUNK)
                 except BlockingIOError:
                     continue
-                if not data:
-                    self._selector.unregister(key.fd)
-                    if key.fd == self._stdout:
-                        self._stdout_open = False
-                elif key.fd == self._stdout:
+                if key.fd == self._stderr:
+                    self._keep_stderr(data)
+                elif data:
                     self._pending += data
                 else:
-                    self._keep_stderr(data)
+                    self._selector.unregister(key.fd)
+                    self._stdout_open = False
         return self._stdout_open
 
     def _send(self, data: bytes, deadline: float) -> None:
@@ -272,11 +349,11 @@ class SubprocessEngine:
         try:
             reply = bounded.loads(line)
         except (ValueError, RecursionError):  # not JSON, an integer too long, nested too deep
+            msg = f"unreadable reply to {kind!r} (not JSON): {_shown(line)}{self._stderr_said()}"
             self.kill()
-            msg = f"unreadable reply to {kind!r} (not JSON): {_shown(line)}"
             raise EngineError(msg) from None
         if not isinstance(reply, dict):
-            msg = f"reply to {kind!r} is not a JSON object: {_shown(line)}"
+            msg = f"reply to {kind!r} is not a JSON object: {_shown(line)}{self._stderr_said()}"
             raise EngineError(msg)
         if self.validator is not None:
             self.validator.check_reply(str(kind), reply, batched=message.get("requests", ()))
@@ -287,13 +364,14 @@ class SubprocessEngine:
         open_ = self._pump(deadline)
         line, newline, rest = bytes(self._pending).partition(b"\n")
         if len(line) > MAX_REPLY:
+            said = self._stderr_said()
             self.kill()
             msg = f"reply to {kind!r} is longer than {MAX_REPLY} bytes; it begins {_shown(line)}"
-            raise EngineError(msg)
+            raise EngineError(msg + said)
         if not newline and open_:
+            said = self._stderr_said()
             self.kill()
-            msg = f"no reply to {kind!r} within {self.timeout:g} s (killed)"
-            raise EngineError(msg + self._stderr_said())
+            raise EngineError(f"no reply to {kind!r} within {self.timeout:g} s (killed){said}")
         if not newline:
             status = self._wait_briefly()
             msg = f"the engine exited with status {status} instead of answering {kind!r}"

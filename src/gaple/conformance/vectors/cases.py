@@ -21,6 +21,7 @@ from typing import Any
 
 from attrs import frozen
 
+from gaple.conformance.vectors.packaged import CASE_FORMAT
 from gaple.conformance.vectors.situations import features_of
 from gaple.conformance.vectors.tags import tags_of
 from gaple.deal import Deal
@@ -70,9 +71,6 @@ __all__ = [
     "observe",
     "result_json",
 ]
-
-CASE_FORMAT = 1
-"""Version of the case format (``spec/vectors/v1``); bumped on any incompatible change."""
 
 LEVELS: tuple[str, ...] = ("line", "turns", "count", "points", "rules")
 """The levels an engine can be checked at, from the line up to the points, then the reasons."""
