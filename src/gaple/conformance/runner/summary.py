@@ -632,7 +632,7 @@ def _at_issue(case: dict[str, JSON], state: State) -> list[Tile]:
         texts += [*offered.missing, *offered.extra]
     tiles = {tile for tile in map(_move_tile, texts) if tile is not None}
     if field == "line":
-        tiles |= _line_apart(case)
+        tiles.update(_line_apart(case))
     if case["rule"] == "score.double-blank-25":
         tiles.add(Tile(0, 0))
     return sorted(tiles)
@@ -733,9 +733,15 @@ def _explorer_link(case: dict[str, JSON], base: str | None) -> str:
     assert isinstance(position, dict)  # checked as the report was read
     keys = ("format", "rules", "deal", "first_hand", "actions")
     hand = {key: position[key] for key in keys if key in position}
-    compare = {"case": case["case"], "step": case.get("step"), "rule": case["rule"]}
-    compare |= {"field": case["field"], "engine": _cut(case["actual"])}
-    url = explorer_url(base, {**hand, "compare": compare | {"spec": _cut(case["expected"])}})
+    compare = {
+        "case": case["case"],
+        "step": case.get("step"),
+        "rule": case["rule"],
+        "field": case["field"],
+        "engine": _cut(case["actual"]),
+        "spec": _cut(case["expected"]),
+    }
+    url = explorer_url(base, {**hand, "compare": compare})
     served = " (served by <code>gaple docs explorer</code>)" if base.startswith("file:") else ""
     return (
         f'<p class="explorer"><a href="{html.escape(url, quote=True)}">Open this case in the '
