@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +80,16 @@ def test_node_plays_every_preset_as_cpython_does() -> None:
         cpython = played_in_cpython(hand["preset"], hand["seed"])
         assert hand["state"] == cpython["state"], (hand["preset"], hand["seed"])
         same_result(hand["result"], cpython["result"])
+
+
+def test_the_pages_gaple_wheel_leaves_out_the_cases_and_lists_what_it_holds() -> None:
+    # The page never reads the conformance cases, so the bundle's wheel leaves them out; a
+    # wheel is only whole if its RECORD names exactly its files (RECORD names itself too).
+    (wheel,) = (built_explorer() / "wheels").glob("gaple-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        (record,) = [name for name in names if name.endswith(".dist-info/RECORD")]
+        recorded = {row.split(",")[0] for row in archive.read(record).decode().splitlines()}
+    assert not any(name.startswith("gaple/spec/vectors/") for name in names)
+    assert "gaple/explorer.py" in names
+    assert recorded == names

@@ -5,8 +5,8 @@ runs the reference in, all from its own folder so that nothing is fetched from e
 
 - ``pyodide/``: the Pyodide runtime pinned in ``explorer/package.json`` (``npm ci`` into
   ``explorer/node_modules``), only the files that start it;
-- ``wheels/``: this checkout's gaple, built without the docs hook, and attrs at the version
-  installed here;
+- ``wheels/``: this checkout's gaple, built without the docs hook and without the conformance
+  cases (:func:`without_cases`), and attrs at the version installed here;
 - ``bundle.json``: the wheels' names, the Pyodide version and the bundle's size.
 
 It is built into a folder of its own and moved into place once complete, so a build cut short
@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from importlib.metadata import version
 from pathlib import Path
 
@@ -73,10 +74,38 @@ def wheels(into: Path) -> list[str]:
         "building gaple's wheel",
         env,
     )
+    (built,) = into.glob("gaple-*.whl")
+    without_cases(built)
     attrs = f"attrs=={version('attrs')}"
     download = ["download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(into), attrs]
     run([*pip, *download], f"fetching the wheel of {attrs}")
     return sorted(path.name for path in into.glob("*.whl"))
+
+
+CASES = "gaple/spec/vectors/"
+"""The conformance cases the wheel carries for ``gaple conformance run`` (a megabyte, 561
+files), which the page never reads: unpacking them took a fifth of a second of its start."""
+
+
+def without_cases(wheel: Path) -> None:
+    """Rewrite ``wheel`` without :data:`CASES`, and without their lines in its ``RECORD``, so
+    that it stays a consistent wheel."""
+    trimmed = wheel.with_suffix(".trimmed")
+    with (
+        zipfile.ZipFile(wheel) as source,
+        zipfile.ZipFile(trimmed, "w", zipfile.ZIP_DEFLATED) as out,
+    ):
+        for item in source.infolist():
+            if item.filename.startswith(CASES):
+                continue
+            data = source.read(item)
+            if item.filename.endswith(".dist-info/RECORD"):
+                kept = [
+                    r for r in data.decode().splitlines(keepends=True) if not r.startswith(CASES)
+                ]
+                data = "".join(kept).encode()
+            out.writestr(item, data)
+    trimmed.replace(wheel)
 
 
 def size(folder: Path) -> int:

@@ -4,11 +4,14 @@
 // No rule is decided here: every answer is the reference's.
 
 // bundle.json (written by tools/build_explorer.py) names the wheels to unpack.
+// The wheels are read while Pyodide starts, which is most of the wait.
 export async function startReference(loadPyodide, indexURL, readBytes) {
-  const pyodide = await loadPyodide({ indexURL, fullStdLib: false });
+  const starting = loadPyodide({ indexURL, fullStdLib: false });
   const bundle = JSON.parse(new TextDecoder().decode(await readBytes("bundle.json")));
-  for (const wheel of bundle.wheels) {
-    pyodide.unpackArchive(await readBytes(`wheels/${wheel}`), "wheel");
+  const archives = Promise.all(bundle.wheels.map((wheel) => readBytes(`wheels/${wheel}`)));
+  const pyodide = await starting;
+  for (const archive of await archives) {
+    pyodide.unpackArchive(archive, "wheel");
   }
   const explorer = pyodide.pyimport("gaple.explorer");
   const call = (name, ...texts) => JSON.parse(explorer[name](...texts));
