@@ -49,6 +49,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/kit.py
 	$(BIN)/python benchmarks/checker.py
 	$(BIN)/python benchmarks/latency.py
+	$(BIN)/python benchmarks/explorer.py --opens 5
 
 # How many small defects of the spec the committed vectors catch, run through the adapter
 # protocol: kill ratio per module and every survivor (minutes; not part of make test).

@@ -94,12 +94,18 @@ def main() -> None:
     parser.add_argument("--opens", type=int, default=3, help="page opens timed (default 3)")
     parser.add_argument("--seeds", type=int, default=3, help="seeded hands per preset (3)")
     args = parser.parse_args()
-    bundle = json.loads((BUILT / "explorer" / "bundle.json").read_text(encoding="utf-8"))
+    manifest = BUILT / "explorer" / "bundle.json"
+    executable = os.environ.get("GAPLE_BROWSER") or shutil.which("chromium")
+    # make bench runs this too: without what it needs it says so and measures nothing.
+    if not manifest.is_file() or executable is None:
+        missing = "no built explorer (make docs)" if executable else "no chromium on PATH"
+        print(f"explorer: not measured, {missing}")
+        return
+    bundle = json.loads(manifest.read_text(encoding="utf-8"))
     print(
         f"bundle: {bundle['bytes'] / 1e6:.1f} MB (Pyodide {bundle['pyodide']}, wheels "
         f"{', '.join(bundle['wheels'])})"
     )
-    executable = os.environ.get("GAPLE_BROWSER") or shutil.which("chromium")
     flags = ["--no-sandbox"] if os.geteuid() == 0 else []
     with served(BUILT) as root, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=flags)
