@@ -109,6 +109,21 @@ def test_listed_cases_that_pass_end_as_expectations_outdated() -> None:
     assert not any("PARTIAL" in line or "AS EXPECTED" in line for line in lines)
 
 
+def test_many_unexpected_passes_are_named_five_in_full_then_by_id() -> None:
+    # An engine fixed at last: 17 listed cases, p00 to p16, all pass. Five get a line each
+    # (p00 to p04); the other 12 are named by ID on one line, ten of them (p05 to p14) and
+    # the last two counted.
+    cases = [f"p{number:02}" for number in range(17)]
+    lines = _text(tuple(_passed(case) for case in cases), _listed(*cases))
+    passes = [line for line in lines if line.startswith("UNEXPECTED PASS")]
+    assert passes == [f"UNEXPECTED PASS {case} (listed as failed: known)" for case in cases[:5]]
+    assert (
+        "... and 12 more unexpected passes: p05, p06, p07, p08, p09, p10, p11, p12, p13, p14 "
+        "and 2 more (see --report)"
+    ) in lines
+    assert lines[-1].startswith("EXPECTATIONS OUTDATED: 17 cases listed in e.json now pass")
+
+
 def test_a_partial_run_held_says_why_then_partial_last() -> None:
     # a failed as listed, b passed, c declined by an engine that declares no scope: nothing
     # new, but c was not checked: partial, with 2 of 3 cases checked (b passed, a as listed).

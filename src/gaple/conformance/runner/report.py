@@ -184,7 +184,9 @@ def _engine_json(engine: EngineInfo) -> dict[str, Any]:
 _SKIP_REASONS = 5
 """The skip reasons the text names, most frequent first; the rest are counted."""
 _OTHER_IDS = 10
-"""The IDs named of the other cases that failed as a shown one did; the rest are counted."""
+"""The IDs named of the other cases that failed as a shown one did (or, held against an
+expectations file, of the new failures and unexpected passes past those shown); the rest are
+counted."""
 
 
 def _alike(bad: list[CaseOutcome]) -> list[tuple[CaseOutcome, list[CaseOutcome]]]:
@@ -361,17 +363,44 @@ def judgement_text(judgement: Judgement, path: Path) -> str:
             f"  {printable(case, limit=200)}: {printable(why, limit=_SHOWN)}"
             for case, why in judgement.stale
         )
-    for outcome, entry in judgement.new:
-        listed = "not listed" if entry is None else f"listed as {entry.status}"
+    new_rows = []
+    for outcome, new_entry in judgement.new:
+        listed = "not listed" if new_entry is None else f"listed as {new_entry.status}"
         said = printable(outcome.detail(), limit=_SHOWN)
-        rows.append(f"NEW FAILURE {outcome.case} ({outcome.status}, {listed}): {said}")
-    for outcome, entry in judgement.unexpected:
-        reason = printable(entry.reason, limit=_SHOWN)
-        rows.append(
-            f"UNEXPECTED PASS {outcome.case} (listed as {entry.status}: {reason}): take it "
-            "out of the file, or write the file anew (--write-expectations)"
+        new_rows.append(
+            (outcome.case, f"NEW FAILURE {outcome.case} ({outcome.status}, {listed}): {said}")
         )
+    rows += _named(new_rows, "new failure")
+    passed_rows = [
+        (
+            outcome.case,
+            f"UNEXPECTED PASS {outcome.case} (listed as {entry.status}: "
+            f"{printable(entry.reason, limit=_SHOWN)})",
+        )
+        for outcome, entry in judgement.unexpected
+    ]
+    rows += _named(passed_rows, "unexpected pass", "unexpected passes")
     return "\n".join(rows)
+
+
+_NAMED = 5
+"""How many new failures, and how many unexpected passes, are shown a line each; the rest
+are named by ID on one line (the report holds each)."""
+
+
+def _named(rows: list[tuple[str, str]], kind: str, kinds: str | None = None) -> list[str]:
+    """The first :data:`_NAMED` of ``rows`` (case ID, its line) in full, then the other IDs on
+    one line: a fix that turns dozens of listed cases into passes reads as one finding."""
+    shown = [line for _, line in rows[:_NAMED]]
+    rest = [printable(case, limit=200) for case, _ in rows[_NAMED:]]
+    if rest:
+        more = f" and {len(rest) - _OTHER_IDS} more" if len(rest) > _OTHER_IDS else ""
+        shown.append(
+            f"... and {len(rest)} more {kind if len(rest) == 1 else kinds or kind + 's'}: "
+            f"{', '.join(rest[:_OTHER_IDS])}{more} "
+            "(see --report)"
+        )
+    return shown
 
 
 def junit_xml(
