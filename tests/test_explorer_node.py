@@ -93,3 +93,23 @@ def test_the_pages_gaple_wheel_leaves_out_the_cases_and_lists_what_it_holds() ->
     assert not any(name.startswith("gaple/spec/vectors/") for name in names)
     assert "gaple/explorer.py" in names
     assert recorded == names
+
+
+def test_every_module_of_the_pages_gaple_comes_compiled_for_any_date_of_its_source() -> None:
+    # bytecode.zip holds, for each gaple/**/x.py of the wheel, its __pycache__/x.cpython-3NN.pyc;
+    # each an "unchecked hash" .pyc (flags word 1 = hash-based, bit 1 clear = source not
+    # checked), since the unpacked sources do not keep their dates.
+    folder = built_explorer() / "wheels"
+    (wheel,) = folder.glob("gaple-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        sources = [name for name in archive.namelist() if name.endswith(".py")]
+    with zipfile.ZipFile(folder / "bytecode.zip") as archive:
+        compiled = {name: archive.read(name) for name in archive.namelist()}
+    tag = {name.rsplit(".", 2)[-2] for name in compiled}
+    assert len(tag) == 1, f"modules compiled by more than one Python: {tag}"
+    (python,) = tag
+    for source in sources:
+        folder_name, _, stem = source[: -len(".py")].rpartition("/")
+        pyc = f"{folder_name}/__pycache__/{stem}.{python}.pyc"
+        assert pyc in compiled, f"{source} has no {pyc}"
+        assert int.from_bytes(compiled[pyc][4:8], "little") == 1, f"{pyc} is not unchecked-hash"

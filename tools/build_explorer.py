@@ -6,7 +6,9 @@ runs the reference in, all from its own folder so that nothing is fetched from e
 - ``pyodide/``: the Pyodide runtime pinned in ``explorer/package.json`` (``npm ci`` into
   ``explorer/node_modules``), only the files that start it;
 - ``wheels/``: this checkout's gaple, built without the docs hook and without the conformance
-  cases (:func:`without_cases`), and attrs at the version installed here;
+  cases (:func:`without_cases`), and attrs at the version installed here; ``bytecode.zip``,
+  their modules compiled by Pyodide itself (``tools/explorer_bytecode.mjs``), which spares the
+  page compiling them as it starts;
 - ``bundle.json``: the wheels' names, the Pyodide version and the bundle's size.
 
 It is built into a folder of its own and moved into place once complete, so a build cut short
@@ -31,6 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "explorer"
 PYODIDE = SOURCE / "node_modules" / "pyodide"
+BYTECODE = ROOT / "tools" / "explorer_bytecode.mjs"
+"""Compiles the wheels' modules in Pyodide into ``wheels/bytecode.zip``."""
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 """The Pyodide files that start it: its loader, the interpreter and the standard library. Its
 ``pyodide-lock.json`` is copied too (Pyodide reads it at start), though no package of it is
@@ -121,7 +125,22 @@ def assemble(folder: Path) -> int:
     for name in (*RUNTIME, "pyodide-lock.json"):
         shutil.copy2(PYODIDE / name, folder / "pyodide" / name)
     names = wheels(folder / "wheels")
-    bundle = {"pyodide": pinned(), "wheels": names, "bytes": size(folder)}
+    run(
+        [
+            "node",
+            str(BYTECODE),
+            str(folder / "pyodide"),
+            str(folder / "wheels"),
+            str(folder / "wheels" / "bytecode.zip"),
+        ],
+        "compiling the wheels' modules in Pyodide",
+    )
+    bundle = {
+        "pyodide": pinned(),
+        "wheels": names,
+        "bytecode": "bytecode.zip",
+        "bytes": size(folder),
+    }
     (folder / "bundle.json").write_text(json.dumps(bundle, indent=1) + "\n", encoding="utf-8")
     return size(folder)
 

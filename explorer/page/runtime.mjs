@@ -9,10 +9,13 @@ export async function startReference(loadPyodide, indexURL, readBytes) {
   const starting = loadPyodide({ indexURL, fullStdLib: false });
   const bundle = JSON.parse(new TextDecoder().decode(await readBytes("bundle.json")));
   const archives = Promise.all(bundle.wheels.map((wheel) => readBytes(`wheels/${wheel}`)));
+  // Their modules compiled at build time (tools/explorer_bytecode.mjs): unpacked over them.
+  const bytecode = readBytes(`wheels/${bundle.bytecode}`);
   const pyodide = await starting;
   for (const archive of await archives) {
     pyodide.unpackArchive(archive, "wheel");
   }
+  pyodide.unpackArchive(await bytecode, "zip");
   const explorer = pyodide.pyimport("gaple.explorer");
   const call = (name, ...texts) => JSON.parse(explorer[name](...texts));
   return {
