@@ -38,7 +38,7 @@ pytest: $(STAMP)
 	$(BIN)/pytest -q -n auto --dist worksteal --durations=20
 
 # The rules reference: nitpicky, warnings as errors, then every example in it run as a doctest;
-# then the rules explorer beside it, docs/_build/html/explorer (Pyodide from npm ci, 15 MB).
+# then the rules explorer beside it, docs/_build/html/explorer (Pyodide from npm ci, 21 MB).
 docs: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs docs/_build/html
 	$(BIN)/sphinx-build -W --keep-going -n -q -b doctest docs docs/_build/doctest

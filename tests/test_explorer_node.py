@@ -113,3 +113,12 @@ def test_every_module_of_the_pages_gaple_comes_compiled_for_any_date_of_its_sour
         pyc = f"{folder_name}/__pycache__/{stem}.{python}.pyc"
         assert pyc in compiled, f"{source} has no {pyc}"
         assert int.from_bytes(compiled[pyc][4:8], "little") == 1, f"{pyc} is not unchecked-hash"
+
+
+def test_the_page_starts_from_a_gzipped_snapshot_of_the_interpreter() -> None:
+    # runtime.mjs hands bundle.json's snapshot to loadPyodide (_loadSnapshot); the hands the
+    # other tests play through the bundle start from it. It is gzip (magic 1f 8b).
+    folder = built_explorer()
+    bundle = json.loads((folder / "bundle.json").read_text(encoding="utf-8"))
+    snapshot = folder / "pyodide" / bundle["snapshot"]
+    assert snapshot.read_bytes()[:2] == b"\x1f\x8b"

@@ -4,10 +4,14 @@
 // No rule is decided here: every answer is the reference's.
 
 // bundle.json (written by tools/build_explorer.py) names the wheels to unpack.
-// The wheels are read while Pyodide starts, which is most of the wait.
+// Pyodide starts from the snapshot of its interpreter that the build made
+// (tools/explorer_snapshot.mjs, gzipped); the wheels are read meanwhile.
 export async function startReference(loadPyodide, indexURL, readBytes) {
-  const starting = loadPyodide({ indexURL, fullStdLib: false });
   const bundle = JSON.parse(new TextDecoder().decode(await readBytes("bundle.json")));
+  const snapshot = readBytes(`pyodide/${bundle.snapshot}`).then(gunzip);
+  const starting = snapshot.then((memory) =>
+    loadPyodide({ indexURL, fullStdLib: false, _loadSnapshot: memory }),
+  );
   const archives = Promise.all(bundle.wheels.map((wheel) => readBytes(`wheels/${wheel}`)));
   // Their modules compiled at build time (tools/explorer_bytecode.mjs): unpacked over them.
   const bytecode = readBytes(`wheels/${bundle.bytecode}`);
@@ -25,6 +29,11 @@ export async function startReference(loadPyodide, indexURL, readBytes) {
     show: (document) => call("show", JSON.stringify(document)),
     attempt: (state, move) => call("attempt", JSON.stringify(state), move),
   };
+}
+
+async function gunzip(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 // A seeded hand played through the reference by a fixed choice, the move at (step mod the
