@@ -485,6 +485,18 @@ def test_identical_failures_form_one_group_that_the_matrix_links_to(tmp_path: Pa
     assert page.count(cell) == 2  # the rule's row and the row of all cases
 
 
+def test_a_group_of_many_names_ten_others_and_folds_the_rest(tmp_path: Path) -> None:
+    # c00 to c14 fail alike: one group, c00 in full; of the 14 others, c01 to c10 are named
+    # and c11 to c14 are folded in a closed block that says how many it holds.
+    cases = [_failed(f"c{number:02}", ["play.match-end"]) for number in range(15)]
+    report = _write(tmp_path / "r.jsonl", [_header(), *cases, _footer(cases)])
+    page = matrix_html([read_report(report)])
+    named = ", ".join(f"<code>c{number:02}</code>" for number in range(1, 11))
+    folded = ", ".join(f"<code>c{number:02}</code>" for number in range(11, 15))
+    assert f'<p class="also">The same in 14 more: {named}</p>' in page
+    assert f'<details class="also-rest"><summary>and 4 more</summary>{folded}</details>' in page
+
+
 def test_errors_with_one_message_form_one_group(tmp_path: Path) -> None:
     # c1 and c3 crashed alike, c2 timed out: two groups; tiles.set's errored cell (all three
     # exercise it) links to the first.

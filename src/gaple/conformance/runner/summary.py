@@ -674,11 +674,25 @@ def _position(case: dict[str, JSON], state: State) -> str:
     return f'<div class="position">{svg}</div>{note}'
 
 
+_ALSO_SHOWN = 10
+"""The other cases of a group named under its first; the rest are in a closed block (a
+defect shared by hundreds of cases filled a narrow page with their IDs)."""
+
+
 def _also(cases: Sequence[dict[str, JSON]]) -> str:
+    """The other cases of a group, by ID: :data:`_ALSO_SHOWN` of them, then the rest in a
+    closed ``<details>``."""
     if len(cases) < 2:
         return ""
-    listed = ", ".join(f"<code>{_e(case['case'])}</code>" for case in cases[1:])
-    return f'<p class="also">The same in {len(cases) - 1} more: {listed}</p>'
+    ids = [f"<code>{_e(case['case'])}</code>" for case in cases[1:]]
+    shown, rest = ids[:_ALSO_SHOWN], ids[_ALSO_SHOWN:]
+    folded = (
+        f'<details class="also-rest"><summary>and {len(rest)} more</summary>'
+        f"{', '.join(rest)}</details>"
+        if rest
+        else ""
+    )
+    return f'<p class="also">The same in {len(ids)} more: {", ".join(shown)}</p>{folded}'
 
 
 def _failure_name(case: dict[str, JSON]) -> str:
