@@ -141,10 +141,7 @@ def _listed(items: Sequence[str]) -> str:
 def _legal_words(expected: list[JSON], actual: list[JSON], _teams: bool) -> str | None:
     if not _texts(expected) or not _texts(actual):
         return None
-    wanted = [_canonical(m) for m in expected]
-    shown = {_canonical(m) for m in actual}
-    missing = [m for m in wanted if m not in shown]
-    extra = sorted(shown.difference(wanted))
+    missing, extra = _apart([str(m) for m in expected], {_canonical(str(m)) for m in actual})
     parts = [f"did not offer {_listed(missing)}"] if missing else []
     if extra:
         which = "which is not legal" if len(extra) == 1 else "which are not legal"
@@ -412,14 +409,19 @@ def legal_difference(
     Only the moves ``keep`` selects (all by default) are compared; moves are read leniently
     (a tile's halves in either order: ``place 3-0 left`` is ``place 0-3 left``).
     """
-    wanted = [m for m in expected if keep is None or keep(m)]
     offered = {m for m in map(_canonical, shown) if keep is None or keep(m)}
-    missing = tuple(m for m in wanted if m not in offered)
-    extra = tuple(sorted(offered.difference(wanted)))
+    missing, extra = _apart([m for m in expected if keep is None or keep(m)], offered)
     if not missing and not extra:
         return None
     rule = _legal_rule(state, sorted(missing), list(extra), offered)
     return LegalDifference(missing, extra, rule)
+
+
+def _apart(wanted: Sequence[str], offered: set[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The legal moves ``wanted`` not ``offered`` (in their order), and the offered moves not
+    wanted (sorted): the moves offered compared as sets, for the rule and for the words."""
+    missing = tuple(m for m in wanted if m not in offered)
+    return missing, tuple(sorted(offered.difference(wanted)))
 
 
 @functools.lru_cache(maxsize=4096)
