@@ -48,6 +48,7 @@ from gaple.io import (
     state_to_json,
 )
 from gaple.presets import PRESETS, UnknownPreset, find_preset
+from gaple.reference.counting import RANK_KEY_PARTS
 from gaple.reference.equipment import table
 from gaple.reference.scoring import Reckoning
 from gaple.registry import RULES, rule_url
@@ -75,14 +76,6 @@ __all__ = ["PIP_WORDS", "attempt", "catalogue", "deal", "show", "tile_name"]
 
 PIP_WORDS = ("blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 """How a player says each pip value, 0 to 9 (the largest set is double-nine)."""
-
-_KEY_PARTS = (
-    "the count",
-    "having no tiles",
-    "the lowest tile's pips",
-    "the lowest tile's low half",
-)
-"""What each place of a ranking key (:attr:`~gaple.reference.counting.SeatRank.key`) compares."""
 
 
 class _Unreadable(ValueError):
@@ -380,7 +373,7 @@ def _decided_by(reckoning: Reckoning) -> str | None:
         return None
     first, second = reckoning.ranking[0].key, reckoning.ranking[1].key
     place = next(i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b)
-    return _KEY_PARTS[place]
+    return RANK_KEY_PARTS[place]
 
 
 def _preset_json(name: str) -> dict[str, JSON]:

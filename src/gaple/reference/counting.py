@@ -29,6 +29,7 @@ from gaple.tiles import Tile
 __all__ = [
     "DOUBLE_BLANK",
     "DOUBLE_BLANK_VALUE",
+    "RANK_KEY_PARTS",
     "BlankDouble",
     "SeatCount",
     "SeatRank",
@@ -145,4 +146,14 @@ class SeatRank:
     """Its lowest tile by pips then low half; ``None`` when it has no tiles."""
     key: tuple[int, int, int, int]
     """What ordered it, lowest first: the count, 0 with no tiles (else 1), then the lowest
-    tile's pips and low half."""
+    tile's pips and low half (:data:`RANK_KEY_PARTS` names them)."""
+
+
+RANK_KEY_PARTS = (
+    "the count",
+    "having no tiles",
+    "the lowest tile's pips",
+    "the lowest tile's low half",
+)
+"""What each place of :attr:`SeatRank.key` compares, in words (the first place where two
+seats' keys differ is what ranked one above the other)."""
