@@ -53,7 +53,7 @@ from gaple.reference.equipment import table
 from gaple.reference.scoring import Reckoning
 from gaple.registry import RULES, rule_url
 from gaple.result import HandResult, Position, hand_result, score_position
-from gaple.rules import InvalidRuleset, Ruleset, option_info
+from gaple.rules import InvalidRuleset, OptionInfo, Ruleset, option_info
 from gaple.sources import SOURCES
 from gaple.state import (
     ERROR_CODES,
@@ -95,10 +95,15 @@ def catalogue() -> str:
     """What the page offers before any hand: each preset with its options and the source of
     each value it sets, every option with its choices, every rule with its statement and its
     address in the docs (relative to the docs root), every source and error code."""
+    infos = {item.name: item for item in option_info()}
+    defaults = rules_to_json(Ruleset())
     return _dumps(
         {
             "presets": [_preset_json(name) for name in PRESETS],
-            "options": [_option_json(attribute) for attribute in attrs.fields(Ruleset)],
+            "options": [
+                _option_json(attribute, infos[attribute.name], defaults[attribute.name])
+                for attribute in attrs.fields(Ruleset)
+            ],
             "rules": {
                 rule_id: {
                     "statement": rule.statement,
@@ -390,10 +395,10 @@ def _preset_json(name: str) -> dict[str, JSON]:
     return {"name": name, "aliases": list(preset.aliases), "title": preset.title, "options": cited}
 
 
-def _option_json(attribute: attrs.Attribute[Any]) -> dict[str, JSON]:
-    info = {item.name: item for item in option_info()}[attribute.name]
-    default = attribute.default
-    kind, choices = _option_kind(default)
+def _option_json(
+    attribute: attrs.Attribute[Any], info: OptionInfo, default: JSON
+) -> dict[str, JSON]:
+    kind, choices = _option_kind(attribute.default)
     return {
         "name": attribute.name,
         "doc": info.doc,
@@ -401,7 +406,7 @@ def _option_json(attribute: attrs.Attribute[Any]) -> dict[str, JSON]:
         "sources": list(info.sources),
         "kind": kind,
         "choices": choices,
-        "default": rules_to_json(Ruleset())[attribute.name],
+        "default": default,
     }
 
 
