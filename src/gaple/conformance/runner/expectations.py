@@ -116,7 +116,7 @@ def judge(
             held.append(outcome.case)
         elif entry is not None and status == "passed":
             unexpected.append((outcome, entry))
-        elif status in ("failed", "errored") or entry is not None:
+        elif status in ("failed", "errored"):
             new.append((outcome, entry))
     outside = outside or {}
     for case in sorted(set(expected).difference(played)):
